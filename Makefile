@@ -1,0 +1,52 @@
+# Sumito: the few commands people need. See README.md.
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+HOST   ?= 127.0.0.1
+PORT   ?= 8000
+
+.PHONY: install run serve test test-fast lint format bench worker beat migrate clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $@
+
+install: $(VENV)/.installed
+
+migrate: install
+	$(BIN)/python manage.py migrate --noinput
+
+## make run: set everything up and serve the embedded default on http://$(HOST):$(PORT)
+run: migrate
+	$(BIN)/python manage.py collectstatic --noinput -v0
+	$(BIN)/python manage.py seed_demo
+	$(BIN)/python manage.py serve --host $(HOST) --port $(PORT)
+
+## make test: the whole suite (PostgreSQL/Redis tests run when DATABASE_URL/REDIS_URL are set)
+test: install
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: install
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .
+
+bench: install
+	$(BIN)/python bench/engine.py
+
+## Production shape: run these beside the web processes (REDIS_URL and DATABASE_URL set).
+worker: install
+	$(BIN)/celery -A abalone_site worker --loglevel=info
+
+beat: install
+	$(BIN)/celery -A abalone_site beat --loglevel=info
+
+clean:
+	rm -rf $(VENV) staticfiles var .pytest_cache

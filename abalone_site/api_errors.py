@@ -1,0 +1,58 @@
+"""One error shape for the whole API: ``{"error": code, "detail": message}``."""
+
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, JsonResponse
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_exception_handler
+
+from .errors import ServiceError
+
+
+def _flatten(detail) -> str:
+    """Turn DRF's nested validation detail into one readable sentence naming the fields."""
+    if isinstance(detail, dict):
+        parts = []
+        for field, value in detail.items():
+            text = _flatten(value)
+            parts.append(text if field == "non_field_errors" else f"{field}: {text}")
+        return "; ".join(parts)
+    if isinstance(detail, list):
+        return " ".join(_flatten(item) for item in detail)
+    return str(detail)
+
+
+def exception_handler(exc, context):
+    if isinstance(exc, ServiceError):
+        return Response({"error": exc.code, "detail": exc.detail}, status=exc.status)
+    if isinstance(exc, Http404):
+        exc = exceptions.NotFound(str(exc) or "Not found.")
+    elif isinstance(exc, PermissionDenied):
+        exc = exceptions.PermissionDenied(str(exc) or None)
+    response = drf_exception_handler(exc, context)
+    if response is None:
+        return None
+    if isinstance(exc, exceptions.ValidationError):
+        body = {"error": "invalid", "detail": _flatten(exc.detail), "fields": exc.detail}
+    elif isinstance(exc, exceptions.ParseError):
+        body = {"error": "malformed", "detail": _flatten(exc.detail)}
+    else:
+        code = getattr(exc, "default_code", "error")
+        detail = exc.detail if isinstance(exc, exceptions.APIException) else str(exc)
+        body = {"error": code, "detail": _flatten(detail)}
+    response.data = body
+    return response
+
+
+def json_not_found(request, exception=None):
+    return JsonResponse(
+        {"error": "not_found", "detail": f"No API endpoint at {request.path}."},
+        status=status.HTTP_404_NOT_FOUND,
+    )
+
+
+def json_server_error(request):
+    return JsonResponse(
+        {"error": "server_error", "detail": "The server failed; the error was logged."},
+        status=status.HTTP_500_INTERNAL_SERVER_ERROR,
+    )

@@ -1,0 +1,56 @@
+from django.urls import path
+
+from accounts import api as accounts_api
+from clubs import api as clubs_api
+
+urlpatterns = [
+    path("me/", accounts_api.MeView.as_view(), name="api-me"),
+    path("me/tokens/", accounts_api.TokenListView.as_view(), name="api-tokens"),
+    path("me/tokens/<int:token_id>/", accounts_api.TokenDetailView.as_view(), name="api-token"),
+    path("players/", accounts_api.PlayerListView.as_view(), name="api-players"),
+    path("players/<str:username>/", accounts_api.PlayerDetailView.as_view(), name="api-player"),
+    path("clubs/", clubs_api.ClubListView.as_view(), name="api-clubs"),
+    path("clubs/<slug:slug>/", clubs_api.ClubDetailView.as_view(), name="api-club"),
+    path("clubs/<slug:slug>/join/", clubs_api.ClubJoinView.as_view(), name="api-club-join"),
+    path("clubs/<slug:slug>/leave/", clubs_api.ClubLeaveView.as_view(), name="api-club-leave"),
+    path(
+        "clubs/<slug:slug>/transfer/",
+        clubs_api.ClubTransferView.as_view(),
+        name="api-club-transfer",
+    ),
+    path(
+        "clubs/<slug:slug>/members/",
+        clubs_api.ClubMemberListView.as_view(),
+        name="api-club-members",
+    ),
+    path(
+        "clubs/<slug:slug>/members/<str:username>/",
+        clubs_api.ClubMemberDetailView.as_view(),
+        name="api-club-member",
+    ),
+    path(
+        "clubs/<slug:slug>/members/<str:username>/promote/",
+        clubs_api.ClubMemberPromoteView.as_view(),
+        name="api-club-member-promote",
+    ),
+    path(
+        "clubs/<slug:slug>/members/<str:username>/demote/",
+        clubs_api.ClubMemberDemoteView.as_view(),
+        name="api-club-member-demote",
+    ),
+    path(
+        "clubs/<slug:slug>/requests/",
+        clubs_api.ClubRequestListView.as_view(),
+        name="api-club-requests",
+    ),
+    path(
+        "clubs/<slug:slug>/requests/<int:request_id>/approve/",
+        clubs_api.ClubRequestDecisionView.as_view(decision="approve"),
+        name="api-club-request-approve",
+    ),
+    path(
+        "clubs/<slug:slug>/requests/<int:request_id>/decline/",
+        clubs_api.ClubRequestDecisionView.as_view(decision="decline"),
+        name="api-club-request-decline",
+    ),
+]

@@ -1,0 +1,39 @@
+"""Domain errors meant for the user.
+
+Services raise these when input is bad or an action is not allowed; the API turns them into
+``{"error": code, "detail": message}`` with the status below, the pages into a message or form
+error. Anything else that escapes is a bug (a 500).
+"""
+
+
+class ServiceError(Exception):
+    """A user-facing refusal: nothing was changed."""
+
+    status = 400
+    code = "invalid"
+
+    def __init__(self, detail: str, *, code: str | None = None):
+        super().__init__(detail)
+        self.detail = detail
+        if code is not None:
+            self.code = code
+
+
+class InvalidInput(ServiceError):
+    status = 400
+    code = "invalid"
+
+
+class NotAllowed(ServiceError):
+    status = 403
+    code = "permission_denied"
+
+
+class NotFound(ServiceError):
+    status = 404
+    code = "not_found"
+
+
+class Conflict(ServiceError):
+    status = 409
+    code = "conflict"

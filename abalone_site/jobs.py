@@ -1,0 +1,147 @@
+"""Background jobs in both shapes of the site.
+
+``enqueue(task, ...)`` is the one way code schedules work. It always waits for the current
+transaction to commit (a worker must never read before the write is visible), then:
+
+* production (``REDIS_URL`` set): sends the task to the Celery broker; the workers run it and the
+  one Celery beat runs ``CELERY_BEAT_SCHEDULE``;
+* embedded default: hands it to ``InProcessRunner``, one daemon thread inside the web process that
+  runs due jobs and the same beat schedule. There is no fake broker: a job lost when the process
+  stops is acceptable because every periodic job re-derives its work from the database.
+
+Tasks must be idempotent in both shapes.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import logging
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.conf import settings
+from django.db import close_old_connections, transaction
+
+logger = logging.getLogger(__name__)
+
+
+def enqueue(task, *args: Any, countdown: float | None = None, **kwargs: Any) -> None:
+    """Run Celery ``task`` with ``args``/``kwargs`` after the current transaction commits."""
+    if settings.EMBEDDED:
+        transaction.on_commit(lambda: runner().submit(task, args, kwargs, countdown=countdown))
+    else:
+        transaction.on_commit(
+            lambda: task.apply_async(args=args, kwargs=kwargs, countdown=countdown)
+        )
+
+
+@dataclass(order=True)
+class _Job:
+    due: float
+    sequence: int
+    run: Callable[[], None] = field(compare=False)
+    name: str = field(compare=False)
+
+
+class InProcessRunner:
+    """A single thread that runs submitted jobs when due and the periodic schedule.
+
+    ``clock`` is injectable so the scheduling can be tested without sleeping.
+    """
+
+    def __init__(self, schedule: dict[str, dict] | None = None, clock=time.monotonic):
+        self._clock = clock
+        self._queue: list[_Job] = []
+        self._sequence = itertools.count()
+        self._wakeup = threading.Condition()
+        self._thread: threading.Thread | None = None
+        self._stopping = False
+        for name, entry in (schedule or {}).items():
+            self._schedule_periodic(name, entry["task"], float(entry["schedule"]))
+
+    def submit(self, task, args=(), kwargs=None, *, countdown: float | None = None) -> None:
+        kwargs = kwargs or {}
+        self._push(
+            (countdown or 0.0),
+            lambda: task.apply(args=args, kwargs=kwargs, throw=True),
+            task.name,
+        )
+
+    def _schedule_periodic(self, name: str, task_name: str, every: float) -> None:
+        def run_and_reschedule():
+            from celery import current_app
+
+            try:
+                current_app.tasks[task_name].apply(throw=True)
+            finally:
+                self._push(every, run_and_reschedule, name)
+
+        self._push(every, run_and_reschedule, name)
+
+    def _push(self, delay: float, run: Callable[[], None], name: str) -> None:
+        with self._wakeup:
+            heapq.heappush(
+                self._queue, _Job(self._clock() + delay, next(self._sequence), run, name)
+            )
+            self._wakeup.notify()
+
+    def run_due(self) -> int:
+        """Run every job whose time has come; return how many ran."""
+        ran = 0
+        while True:
+            with self._wakeup:
+                if not self._queue or self._queue[0].due > self._clock():
+                    return ran
+                job = heapq.heappop(self._queue)
+            close_old_connections()
+            try:
+                job.run()
+            except Exception:
+                logger.exception("background job %s failed", job.name)
+            finally:
+                close_old_connections()
+            ran += 1
+
+    def pending(self) -> list[str]:
+        with self._wakeup:
+            return [job.name for job in sorted(self._queue)]
+
+    def start(self) -> None:
+        if self._thread is not None:
+            return
+        self._thread = threading.Thread(target=self._loop, name="sumito-jobs", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        with self._wakeup:
+            self._stopping = True
+            self._wakeup.notify()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+
+    def _loop(self) -> None:
+        while True:
+            with self._wakeup:
+                if self._stopping:
+                    return
+                timeout = self._queue[0].due - self._clock() if self._queue else 1.0
+                if timeout > 0:
+                    self._wakeup.wait(timeout=min(timeout, 1.0))
+            self.run_due()
+
+
+_runner: InProcessRunner | None = None
+_runner_lock = threading.Lock()
+
+
+def runner() -> InProcessRunner:
+    """The process-wide runner of the embedded default (created on first use)."""
+    global _runner
+    with _runner_lock:
+        if _runner is None:
+            _runner = InProcessRunner(settings.CELERY_BEAT_SCHEDULE)
+        return _runner

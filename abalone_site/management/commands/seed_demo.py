@@ -1,0 +1,125 @@
+"""Demo data for the embedded default: clubs and a few dozen players. Idempotent."""
+
+import random
+
+from django.core.management.base import BaseCommand
+from django.db import transaction
+
+from accounts.models import User
+from clubs.models import Club, JoinRequest, Membership
+
+DEMO_PASSWORD = "sumito-demo"  # noqa: S105 - documented demo credential
+
+PLAYERS = [
+    ("alice", "Alice Marchand", "FR"),
+    ("bruno", "Bruno Keller", "DE"),
+    ("chloe", "Chloé Dubois", "BE"),
+    ("dmitri", "Dmitri Orlov", "UA"),
+    ("elena", "Elena Rossi", "IT"),
+    ("femke", "Femke de Vries", "NL"),
+    ("gabor", "Gábor Nagy", "HU"),
+    ("hana", "Hana Sato", "JP"),
+    ("ivan", "Ivan Petrenko", "UA"),
+    ("julia", "Julia Fernández", "ES"),
+    ("karl", "Karl Svensson", "SE"),
+    ("lea", "Léa Martin", "FR"),
+    ("marek", "Marek Novak", "CZ"),
+    ("nina", "Nina Hoffmann", "DE"),
+    ("oscar", "Oscar Lindqvist", "SE"),
+    ("paula", "Paula Costa", "PT"),
+    ("quentin", "Quentin Lefèvre", "FR"),
+    ("rosa", "Rosa Jansen", "NL"),
+    ("sven", "Sven Olsen", "NO"),
+    ("tamara", "Tamara Kovač", "HR"),
+    ("ugo", "Ugo Bianchi", "IT"),
+    ("vera", "Vera Szabó", "HU"),
+    ("wim", "Wim Peeters", "BE"),
+    ("xenia", "Xenia Volkova", "UA"),
+    ("yusuf", "Yusuf Demir", "TR"),
+    ("zoe", "Zoé Girard", "FR"),
+    ("anton", "Anton Weber", "AT"),
+    ("bea", "Beatriz Silva", "PT"),
+    ("cyril", "Cyril Moreau", "FR"),
+    ("dora", "Dóra Kiss", "HU"),
+    ("emil", "Emil Berg", "DK"),
+    ("freya", "Freya Nilsen", "NO"),
+]
+
+CLUBS = [
+    (
+        "Brussels Abalone Circle",
+        "Brussels",
+        Club.Admission.OPEN,
+        "alice",
+        "Weekly club nights and the Belgian Daisy open.",
+    ),
+    (
+        "Paris Sumito",
+        "Paris",
+        Club.Admission.REQUEST,
+        "lea",
+        "Competitive club: rapid and classical, Swiss events every month.",
+    ),
+    (
+        "Online Blitz Club",
+        "",
+        Club.Admission.OPEN,
+        "dmitri",
+        "Blitz 3+2, four marbles to win, every evening.",
+    ),
+]
+
+
+class Command(BaseCommand):
+    help = "Load demo clubs and players (safe to run again: nothing is duplicated)."
+
+    @transaction.atomic
+    def handle(self, *args, **options):
+        rng = random.Random(2026)
+        created = 0
+        users = {}
+        for username, display_name, country in PLAYERS:
+            user = User.objects.filter(username__iexact=username).first()
+            if user is None:
+                user = User.objects.create_user(
+                    username=username,
+                    password=DEMO_PASSWORD,
+                    email=f"{username}@example.org",
+                    display_name=display_name,
+                    country=country,
+                )
+                created += 1
+            users[username] = user
+        if not User.objects.filter(username="admin").exists():
+            User.objects.create_superuser("admin", "admin@example.org", DEMO_PASSWORD)
+        for name, location, admission, owner, description in CLUBS:
+            club, new = Club.objects.get_or_create(
+                name=name,
+                defaults={
+                    "slug": name.lower().replace(" ", "-"),
+                    "location": location,
+                    "admission": admission,
+                    "description": description,
+                },
+            )
+            if not new:
+                continue
+            Membership.objects.create(club=club, user=users[owner], role=Membership.Role.OWNER)
+            others = [u for name_, u in users.items() if name_ != owner]
+            for user in rng.sample(others, 12):
+                Membership.objects.create(club=club, user=user, role=Membership.Role.MEMBER)
+            admin = Membership.objects.filter(club=club, role=Membership.Role.MEMBER).first()
+            admin.role = Membership.Role.ADMIN
+            admin.save(update_fields=["role"])
+            if admission == Club.Admission.REQUEST:
+                outsider = next(
+                    u for u in others if not Membership.objects.filter(club=club, user=u).exists()
+                )
+                JoinRequest.objects.create(club=club, user=outsider, message="I play on Thursdays.")
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"Demo data ready: {created} new players ({User.objects.count()} in all), "
+                f"{Club.objects.count()} clubs. Log in as any demo player "
+                f"(e.g. alice) or 'admin' with password '{DEMO_PASSWORD}'."
+            )
+        )

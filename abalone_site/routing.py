@@ -1,0 +1,3 @@
+"""WebSocket routes; each app adds its consumers here."""
+
+websocket_urlpatterns: list = []

@@ -1,0 +1,37 @@
+from django.contrib import admin
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from accounts import views as accounts_views
+from clubs import views as clubs_views
+
+from . import views
+
+handler404 = "abalone_site.views.not_found"
+handler500 = "abalone_site.views.server_error"
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("healthz", views.health, name="health"),
+    path("admin/", admin.site.urls),
+    # Accounts
+    path("accounts/signup/", accounts_views.signup, name="signup"),
+    path("accounts/profile/", accounts_views.profile, name="profile"),
+    path("accounts/tokens/", accounts_views.token_create, name="token-create"),
+    path(
+        "accounts/tokens/<int:token_id>/revoke/", accounts_views.token_revoke, name="token-revoke"
+    ),
+    path("accounts/", include("django.contrib.auth.urls")),
+    path("players/", accounts_views.player_list, name="player-list"),
+    path("players/<str:username>/", accounts_views.player_detail, name="player-detail"),
+    # Clubs
+    path("clubs/", clubs_views.club_list, name="club-list"),
+    path("clubs/new/", clubs_views.club_create, name="club-create"),
+    path("clubs/<slug:slug>/", clubs_views.club_detail, name="club-detail"),
+    path("clubs/<slug:slug>/edit/", clubs_views.club_edit, name="club-edit"),
+    path("clubs/<slug:slug>/<str:action>/", clubs_views.club_action, name="club-action"),
+    # API
+    path("api/v1/", include("abalone_site.api_urls")),
+    path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+]

@@ -1,0 +1,60 @@
+import hashlib
+
+from django.contrib.auth.models import AbstractUser, UserManager
+from django.db import models
+from django.db.models.functions import Lower
+from django.urls import reverse
+from django_countries.fields import CountryField
+
+
+class PlayerManager(UserManager):
+    def get_by_natural_key(self, username):
+        # Usernames are unique case-insensitively, so logging in ignores case too.
+        return self.get(username__iexact=username)
+
+
+class User(AbstractUser):
+    """A player. The username is the public handle; the display name is shown where set."""
+
+    display_name = models.CharField(max_length=60, blank=True)
+    country = CountryField(blank=True)
+    bio = models.TextField(max_length=1000, blank=True)
+
+    objects = PlayerManager()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(Lower("username"), name="username_unique_ci"),
+        ]
+        ordering = ["username"]
+
+    def __str__(self) -> str:
+        return self.username
+
+    @property
+    def shown_name(self) -> str:
+        return self.display_name or self.username
+
+    def get_absolute_url(self) -> str:
+        return reverse("player-detail", kwargs={"username": self.username})
+
+
+def hash_token_key(key: str) -> str:
+    return hashlib.sha256(key.encode()).hexdigest()
+
+
+class ApiToken(models.Model):
+    """A named token for scripts. Only a hash of the key is stored; the key is shown once."""
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="api_tokens")
+    name = models.CharField(max_length=60)
+    key_prefix = models.CharField(max_length=12)
+    key_hash = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.key_prefix}…)"

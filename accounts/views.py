@@ -1,0 +1,109 @@
+"""Pages for players: sign-up, profile and tokens, the player list and public player page."""
+
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.db.models import Q
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from abalone_site.errors import ServiceError
+
+from . import services
+from .forms import ProfileForm, SignupForm, TokenForm
+from .models import User
+
+
+def signup(request):
+    if request.user.is_authenticated:
+        return redirect("home")
+    form = SignupForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            user = services.user_signup(
+                username=form.cleaned_data["username"],
+                password=form.cleaned_data["password1"],
+                email=form.cleaned_data.get("email", ""),
+                display_name=form.cleaned_data.get("display_name", ""),
+            )
+        except ServiceError as error:
+            form.add_error(None, error.detail)
+        else:
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            messages.success(request, f"Welcome to Sumito, {user.shown_name}!")
+            return redirect(user.get_absolute_url())
+    return render(request, "registration/signup.html", {"form": form})
+
+
+@login_required
+def profile(request):
+    form = ProfileForm(request.POST or None, instance=request.user)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.profile_update(user=request.user, **form.cleaned_data)
+        except ServiceError as error:
+            form.add_error(None, error.detail)
+        else:
+            messages.success(request, "Profile saved.")
+            return redirect("profile")
+    return render(
+        request,
+        "accounts/profile.html",
+        {
+            "form": form,
+            "token_form": TokenForm(),
+            "tokens": request.user.api_tokens.all(),
+            "new_key": request.session.pop("new_token_key", None),
+        },
+    )
+
+
+@login_required
+@require_POST
+def token_create(request):
+    form = TokenForm(request.POST)
+    if form.is_valid():
+        try:
+            token, key = services.api_token_create(
+                user=request.user, name=form.cleaned_data["name"]
+            )
+        except ServiceError as error:
+            messages.error(request, error.detail)
+        else:
+            request.session["new_token_key"] = key
+            messages.success(
+                request, f"Token '{token.name}' created. Copy it now: it is shown once."
+            )
+    else:
+        messages.error(request, "A token needs a name of at most 60 characters.")
+    return redirect("profile")
+
+
+@login_required
+@require_POST
+def token_revoke(request, token_id: int):
+    try:
+        services.api_token_revoke(user=request.user, token_id=token_id)
+    except ServiceError as error:
+        messages.error(request, error.detail)
+    else:
+        messages.success(request, "Token revoked.")
+    return redirect("profile")
+
+
+def player_list(request):
+    query = request.GET.get("q", "").strip()
+    players = User.objects.filter(is_active=True).order_by("username")
+    if query:
+        players = players.filter(Q(username__icontains=query) | Q(display_name__icontains=query))
+    page = Paginator(players, 50).get_page(request.GET.get("page"))
+    return render(request, "accounts/player_list.html", {"page": page, "query": query})
+
+
+def player_detail(request, username: str):
+    player = get_object_or_404(User, username__iexact=username, is_active=True)
+    memberships = player.memberships.select_related("club").order_by("club__name")
+    return render(
+        request, "accounts/player_detail.html", {"player": player, "memberships": memberships}
+    )

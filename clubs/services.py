@@ -1,0 +1,295 @@
+"""Writes for clubs: creation, membership, roles, join requests.
+
+Every membership change runs in a transaction holding ``SELECT ... FOR UPDATE`` on the club row,
+so two admins acting at once are serialised (on SQLite the IMMEDIATE transaction gives the same
+guarantee). Each service checks the actor's role itself: views and the API only translate.
+"""
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.text import slugify
+
+from abalone_site.errors import Conflict, InvalidInput, NotAllowed, NotFound
+from abalone_site.jobs import enqueue
+from accounts.models import User
+
+from .models import Club, JoinRequest, Membership
+
+Role = Membership.Role
+
+
+def _locked(club: Club) -> Club:
+    try:
+        return Club.objects.select_for_update().get(pk=club.pk)
+    except Club.DoesNotExist as error:
+        raise NotFound(f"The club '{club.slug}' no longer exists.") from error
+
+
+def _membership(club: Club, user: User) -> Membership | None:
+    if not user.is_authenticated:
+        return None
+    return Membership.objects.filter(club=club, user=user).first()
+
+
+def _require_role(club: Club, actor: User, roles: tuple[str, ...], action: str) -> Membership:
+    membership = _membership(club, actor)
+    if membership is None or membership.role not in roles:
+        who = "the owner" if roles == (Role.OWNER,) else "an admin"
+        raise NotAllowed(f"Only {who} of {club.name} may {action}.")
+    return membership
+
+
+def _target_membership(club: Club, user: User) -> Membership:
+    membership = _membership(club, user)
+    if membership is None:
+        raise NotFound(f"{user.username} is not a member of {club.name}.")
+    return membership
+
+
+def _unique_slug(name: str) -> str:
+    base = slugify(name)[:70] or "club"
+    slug, suffix = base, 2
+    while Club.objects.filter(slug=slug).exists():
+        slug, suffix = f"{base}-{suffix}", suffix + 1
+    return slug
+
+
+def _clean_fields(*, name=None, description=None, location=None, admission=None) -> dict:
+    fields = {}
+    if name is not None:
+        name = name.strip()
+        if not 2 <= len(name) <= 80:
+            raise InvalidInput("A club name has 2 to 80 characters.", code="invalid_name")
+        fields["name"] = name
+    if description is not None:
+        if len(description) > 2000:
+            raise InvalidInput("A description has at most 2000 characters.")
+        fields["description"] = description.strip()
+    if location is not None:
+        if len(location) > 80:
+            raise InvalidInput("A location has at most 80 characters.")
+        fields["location"] = location.strip()
+    if admission is not None:
+        if admission not in Club.Admission.values:
+            raise InvalidInput(
+                f"admission must be one of {', '.join(Club.Admission.values)}, not '{admission}'.",
+                code="invalid_admission",
+            )
+        fields["admission"] = admission
+    return fields
+
+
+def _name_taken(name: str, exclude_pk=None) -> bool:
+    return Club.objects.filter(name__iexact=name).exclude(pk=exclude_pk).exists()
+
+
+def club_create(
+    *,
+    owner: User,
+    name: str,
+    description: str = "",
+    location: str = "",
+    admission: str = Club.Admission.OPEN,
+) -> Club:
+    fields = _clean_fields(
+        name=name, description=description, location=location, admission=admission
+    )
+    if _name_taken(fields["name"]):
+        raise Conflict(f"A club named '{fields['name']}' already exists.", code="name_taken")
+    try:
+        with transaction.atomic():
+            club = Club.objects.create(slug=_unique_slug(fields["name"]), **fields)
+            Membership.objects.create(club=club, user=owner, role=Role.OWNER)
+    except IntegrityError as error:
+        raise Conflict(
+            f"A club named '{fields['name']}' already exists.", code="name_taken"
+        ) from error
+    return club
+
+
+def club_update(*, actor: User, club: Club, **changes) -> Club:
+    fields = _clean_fields(**changes)
+    with transaction.atomic():
+        club = _locked(club)
+        _require_role(club, actor, (Role.OWNER, Role.ADMIN), "edit the club")
+        if "name" in fields and _name_taken(fields["name"], exclude_pk=club.pk):
+            raise Conflict(f"A club named '{fields['name']}' already exists.", code="name_taken")
+        for field, value in fields.items():
+            setattr(club, field, value)
+        if fields:
+            club.save(update_fields=list(fields))
+    return club
+
+
+def club_delete(*, actor: User, club: Club) -> None:
+    with transaction.atomic():
+        club = _locked(club)
+        _require_role(club, actor, (Role.OWNER,), "delete the club")
+        club.delete()
+
+
+def club_join(*, user: User, club: Club, message: str = "") -> Membership | JoinRequest:
+    """Join an open club at once, or file a request with a by-request club.
+
+    Returns the new ``Membership`` or the pending ``JoinRequest``.
+    """
+    with transaction.atomic():
+        club = _locked(club)
+        if _membership(club, user) is not None:
+            raise Conflict(f"You are already a member of {club.name}.", code="already_member")
+        if club.admission == Club.Admission.OPEN:
+            return Membership.objects.create(club=club, user=user, role=Role.MEMBER)
+        if JoinRequest.objects.filter(
+            club=club, user=user, status=JoinRequest.Status.PENDING
+        ).exists():
+            raise Conflict(
+                f"Your request to join {club.name} is already waiting for an admin.",
+                code="request_pending",
+            )
+        request = JoinRequest.objects.create(club=club, user=user, message=message.strip()[:300])
+        from .tasks import notify_join_request
+
+        enqueue(notify_join_request, request.pk)
+        return request
+
+
+def club_request_withdraw(*, user: User, club: Club) -> None:
+    with transaction.atomic():
+        club = _locked(club)
+        updated = JoinRequest.objects.filter(
+            club=club, user=user, status=JoinRequest.Status.PENDING
+        ).update(status=JoinRequest.Status.WITHDRAWN, decided_at=timezone.now())
+        if not updated:
+            raise NotFound(f"You have no pending request to join {club.name}.")
+
+
+def _decide(*, actor: User, club: Club, request_id: int, approve: bool) -> JoinRequest:
+    with transaction.atomic():
+        club = _locked(club)
+        verb = "approve" if approve else "decline"
+        _require_role(club, actor, (Role.OWNER, Role.ADMIN), f"{verb} join requests")
+        request = JoinRequest.objects.filter(club=club, pk=request_id).first()
+        if request is None:
+            raise NotFound(f"{club.name} has no join request with id {request_id}.")
+        if request.status != JoinRequest.Status.PENDING:
+            raise Conflict(
+                f"That request was already {request.status}; nothing to {verb}.",
+                code="request_decided",
+            )
+        request.status = JoinRequest.Status.APPROVED if approve else JoinRequest.Status.DECLINED
+        request.decided_at = timezone.now()
+        request.decided_by = actor
+        request.save(update_fields=["status", "decided_at", "decided_by"])
+        if approve and _membership(club, request.user) is None:
+            Membership.objects.create(club=club, user=request.user, role=Role.MEMBER)
+    return request
+
+
+def club_request_approve(*, actor: User, club: Club, request_id: int) -> JoinRequest:
+    return _decide(actor=actor, club=club, request_id=request_id, approve=True)
+
+
+def club_request_decline(*, actor: User, club: Club, request_id: int) -> JoinRequest:
+    return _decide(actor=actor, club=club, request_id=request_id, approve=False)
+
+
+def club_leave(*, user: User, club: Club) -> None:
+    with transaction.atomic():
+        club = _locked(club)
+        membership = _membership(club, user)
+        if membership is None:
+            raise NotFound(f"You are not a member of {club.name}.", code="not_member")
+        if membership.role == Role.OWNER:
+            raise Conflict(
+                "The owner cannot leave: hand over ownership to another member, or delete the club.",
+                code="owner_cannot_leave",
+            )
+        membership.delete()
+
+
+def club_member_remove(*, actor: User, club: Club, user: User) -> None:
+    """Admins remove members; only the owner removes admins; nobody removes the owner."""
+    with transaction.atomic():
+        club = _locked(club)
+        actor_membership = _require_role(club, actor, (Role.OWNER, Role.ADMIN), "remove members")
+        target = _target_membership(club, user)
+        if target.pk == actor_membership.pk:
+            raise Conflict("To remove yourself, leave the club.", code="remove_self")
+        if target.role == Role.OWNER:
+            raise NotAllowed("Nobody can remove the owner of a club.")
+        if target.role == Role.ADMIN and actor_membership.role != Role.OWNER:
+            raise NotAllowed(f"Only the owner of {club.name} may remove an admin.")
+        target.delete()
+
+
+def club_member_promote(*, actor: User, club: Club, user: User) -> Membership:
+    with transaction.atomic():
+        club = _locked(club)
+        _require_role(club, actor, (Role.OWNER, Role.ADMIN), "promote members")
+        target = _target_membership(club, user)
+        if target.role != Role.MEMBER:
+            raise Conflict(
+                f"{user.username} is already {target.role} of {club.name}.", code="already_admin"
+            )
+        target.role = Role.ADMIN
+        target.save(update_fields=["role"])
+    return target
+
+
+def club_member_demote(*, actor: User, club: Club, user: User) -> Membership:
+    with transaction.atomic():
+        club = _locked(club)
+        _require_role(club, actor, (Role.OWNER,), "demote admins")
+        target = _target_membership(club, user)
+        if target.role != Role.ADMIN:
+            raise Conflict(f"{user.username} is not an admin of {club.name}.", code="not_admin")
+        target.role = Role.MEMBER
+        target.save(update_fields=["role"])
+    return target
+
+
+def club_ownership_transfer(*, actor: User, club: Club, user: User) -> Membership:
+    """The owner hands the club to another member and stays on as an admin."""
+    with transaction.atomic():
+        club = _locked(club)
+        current = _require_role(club, actor, (Role.OWNER,), "hand over ownership")
+        target = _target_membership(club, user)
+        if target.pk == current.pk:
+            raise Conflict("You already own this club.", code="already_owner")
+        current.role = Role.ADMIN
+        current.save(update_fields=["role"])
+        target.role = Role.OWNER
+        target.save(update_fields=["role"])
+    return target
+
+
+def join_request_admins_notify(*, request_id: int, now=None) -> bool:
+    """E-mail the club's admins about a pending request, at most once. Returns True if sent."""
+    from django.core.mail import send_mail
+
+    now = now or timezone.now()
+    with transaction.atomic():
+        claimed = JoinRequest.objects.filter(
+            pk=request_id, status=JoinRequest.Status.PENDING, admins_notified_at__isnull=True
+        ).update(admins_notified_at=now)
+        if not claimed:
+            return False
+        request = JoinRequest.objects.select_related("club", "user").get(pk=request_id)
+        recipients = list(
+            Membership.objects.filter(club=request.club, role__in=[Role.OWNER, Role.ADMIN])
+            .exclude(user__email="")
+            .values_list("user__email", flat=True)
+        )
+    if recipients:
+        send_mail(
+            subject=f"[Sumito] {request.user.username} asks to join {request.club.name}",
+            message=(
+                f"{request.user.shown_name} asks to join {request.club.name}.\n"
+                f"{request.message}\n\nApprove or decline on the club page: "
+                f"{request.club.get_absolute_url()}"
+            ),
+            from_email=None,
+            recipient_list=recipients,
+            fail_silently=True,
+        )
+    return True

@@ -1,0 +1,53 @@
+"""Fixtures shared by the whole suite.
+
+Tests that touch the database run on whatever ``DATABASE_URL`` names (PostgreSQL in CI) or on
+SQLite without it. Tests that prove the production wiring need PostgreSQL and Redis and are
+skipped, with the reason, when those are not configured.
+"""
+
+import itertools
+import os
+
+import pytest
+from django.conf import settings
+from rest_framework.test import APIClient
+
+_counter = itertools.count(1)
+PASSWORD = "correct-horse-battery-staple"  # noqa: S105
+
+
+def production_wiring_missing() -> str | None:
+    if not os.environ.get("REDIS_URL"):
+        return "REDIS_URL is not set: production wiring (Celery via Redis) not tested"
+    if settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
+        return "DATABASE_URL does not name PostgreSQL: production wiring not tested"
+    return None
+
+
+@pytest.fixture
+def make_player(db, django_user_model):
+    def make(username: str | None = None, **fields):
+        username = username or f"player{next(_counter)}"
+        fields.setdefault("email", f"{username}@example.org")
+        return django_user_model.objects.create_user(username=username, password=PASSWORD, **fields)
+
+    return make
+
+
+@pytest.fixture
+def api():
+    """An API client factory: ``api(user)`` is logged in as ``user``, ``api()`` is anonymous."""
+
+    def make(user=None) -> APIClient:
+        client = APIClient()
+        if user is not None:
+            client.force_authenticate(user)
+        return client
+
+    return make
+
+
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(settings):
+    # PBKDF2's deliberate slowness would dominate the suite; tests are not about hashing cost.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

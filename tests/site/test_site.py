@@ -1,0 +1,134 @@
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.django_db
+def test_home_page_and_health(client):
+    assert "Play Abalone" in client.get("/").content.decode()
+    assert client.get("/healthz").json() == {"status": "ok"}
+
+
+@pytest.mark.django_db
+def test_unknown_api_path_is_json_404(client):
+    response = client.get("/api/v1/no-such-thing/")
+    assert response.status_code == 404
+    assert response.json()["error"] == "not_found"
+    assert "/api/v1/no-such-thing/" in response.json()["detail"]
+
+
+@pytest.mark.django_db
+def test_unknown_page_is_html_404(client):
+    response = client.get("/no-such-page/")
+    assert response.status_code == 404
+    assert "Not found" in response.content.decode()
+
+
+@pytest.mark.django_db
+def test_method_not_allowed_has_error_shape(api):
+    response = api().put("/api/v1/players/", {}, format="json")
+    assert response.status_code == 405
+    assert response.json()["error"] == "method_not_allowed"
+
+
+@pytest.mark.django_db
+def test_openapi_schema_lists_the_endpoints(client):
+    response = client.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json")
+    assert response.status_code == 200
+    schema = response.json()
+    assert schema["openapi"].startswith("3.")
+    for path in (
+        "/api/v1/me/",
+        "/api/v1/clubs/",
+        "/api/v1/clubs/{slug}/join/",
+        "/api/v1/clubs/{slug}/requests/{request_id}/approve/",
+    ):
+        assert path in schema["paths"], path
+
+
+@pytest.mark.django_db
+def test_api_docs_use_only_assets_served_by_the_site(client):
+    page = client.get("/api/docs/").content.decode()
+    assert "swagger" in page.lower()
+    external = [
+        url
+        for url in re.findall(r"""(?:src|href)=["']([^"']+)""", page)
+        if url.startswith(("http:", "https:", "//"))
+    ]
+    assert external == []
+
+
+@pytest.mark.django_db
+def test_pages_load_no_external_assets(client):
+    page = client.get("/").content.decode()
+    urls = re.findall(r"""(?:src|href)=["']([^"']+)""", page)
+    assert urls and all(not u.startswith(("http:", "https:", "//")) for u in urls)
+
+
+def test_refuses_to_start_without_debug_and_with_default_secret():
+    env = {k: v for k, v in os.environ.items() if k != "SECRET_KEY"}
+    env.update(DEBUG="false", DJANGO_SETTINGS_MODULE="abalone_site.settings")
+    result = subprocess.run(
+        [sys.executable, "-c", "import django; django.setup()"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode != 0
+    assert "set SECRET_KEY" in result.stderr
+
+
+def test_starts_without_debug_when_secret_is_set():
+    env = dict(
+        os.environ,
+        DEBUG="false",
+        SECRET_KEY="x" * 50,
+        DJANGO_SETTINGS_MODULE="abalone_site.settings",
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", "import django; django.setup(); print('ok')"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "ok"
+
+
+@pytest.mark.django_db
+def test_admin_registers_every_model():
+    from django.apps import apps
+    from django.contrib import admin
+
+    ours = [
+        m
+        for m in apps.get_models()
+        if m._meta.app_label in {"accounts", "clubs", "games", "tournaments", "ratings"}
+    ]
+    assert ours
+    missing = [m.__name__ for m in ours if not admin.site.is_registered(m)]
+    assert missing == []
+
+
+@pytest.mark.django_db
+def test_seed_demo_is_idempotent():
+    from django.core.management import call_command
+
+    from accounts.models import User
+    from clubs.models import Club, Membership
+
+    call_command("seed_demo", verbosity=0)
+    counts = (User.objects.count(), Club.objects.count(), Membership.objects.count())
+    call_command("seed_demo", verbosity=0)
+    assert counts == (User.objects.count(), Club.objects.count(), Membership.objects.count())
+    assert counts[0] >= 30 and counts[1] >= 3

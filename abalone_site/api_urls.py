@@ -30,12 +30,12 @@ urlpatterns = [
     ),
     path(
         "clubs/<slug:slug>/members/<str:username>/promote/",
-        clubs_api.ClubMemberPromoteView.as_view(),
+        clubs_api.ClubMemberRoleView.as_view(change="promote"),
         name="api-club-member-promote",
     ),
     path(
         "clubs/<slug:slug>/members/<str:username>/demote/",
-        clubs_api.ClubMemberDemoteView.as_view(),
+        clubs_api.ClubMemberRoleView.as_view(change="demote"),
         name="api-club-member-demote",
     ),
     path(

@@ -139,25 +139,20 @@ class ClubMemberDetailView(APIView):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
-class ClubMemberPromoteView(APIView):
+class ClubMemberRoleView(APIView):
+    """Promote a member to admin (admins) or demote an admin to member (the owner)."""
+
     permission_classes = [permissions.IsAuthenticated]
+    change: str = "promote"
 
     @extend_schema(request=None, responses=MembershipSerializer)
     def post(self, request, slug: str, username: str):
-        membership = services.club_member_promote(
-            actor=request.user, club=_club(slug), user=_player(username)
+        service = (
+            services.club_member_promote
+            if self.change == "promote"
+            else services.club_member_demote
         )
-        return Response(MembershipSerializer(membership).data)
-
-
-class ClubMemberDemoteView(APIView):
-    permission_classes = [permissions.IsAuthenticated]
-
-    @extend_schema(request=None, responses=MembershipSerializer)
-    def post(self, request, slug: str, username: str):
-        membership = services.club_member_demote(
-            actor=request.user, club=_club(slug), user=_player(username)
-        )
+        membership = service(actor=request.user, club=_club(slug), user=_player(username))
         return Response(MembershipSerializer(membership).data)
 
 

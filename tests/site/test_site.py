@@ -132,3 +132,10 @@ def test_seed_demo_is_idempotent():
     call_command("seed_demo", verbosity=0)
     assert counts == (User.objects.count(), Club.objects.count(), Membership.objects.count())
     assert counts[0] >= 30 and counts[1] >= 3
+
+
+@pytest.mark.django_db
+def test_openapi_schema_validates_without_warnings():
+    from django.core.management import call_command
+
+    call_command("spectacular", "--validate", "--fail-on-warn", "--file", os.devnull)

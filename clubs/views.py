@@ -7,7 +7,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from abalone_site.errors import ServiceError
+from abalone_site.errors import NotFound, ServiceError
 from accounts.models import User
 
 from . import selectors, services
@@ -77,10 +77,10 @@ def club_edit(request, slug: str):
     return render(request, "clubs/club_form.html", {"form": form, "club": club})
 
 
-def _player_or_404(username: str) -> User:
-    player = User.objects.filter(username__iexact=username).first()
+def _player(username: str) -> User:
+    player = User.objects.filter(username__iexact=username.strip()).first()
     if player is None:
-        raise Http404(f"No player called {username}")
+        raise NotFound(f"There is no player called '{username.strip()}'.")
     return player
 
 
@@ -106,7 +106,7 @@ def club_action(request, slug: str, action: str):
                 services.club_leave(user=actor, club=club)
                 messages.success(request, f"You left {club.name}.")
             case "remove" | "promote" | "demote":
-                target = _player_or_404(request.POST.get("username", ""))
+                target = _player(request.POST.get("username", ""))
                 service = {
                     "remove": services.club_member_remove,
                     "promote": services.club_member_promote,
@@ -115,7 +115,7 @@ def club_action(request, slug: str, action: str):
                 service(actor=actor, club=club, user=target)
                 messages.success(request, f"{target.username}: {action}d.")
             case "transfer":
-                target = _player_or_404(request.POST.get("username", ""))
+                target = _player(request.POST.get("username", ""))
                 services.club_ownership_transfer(actor=actor, club=club, user=target)
                 messages.success(request, f"{target.username} now owns {club.name}.")
             case "approve" | "decline":

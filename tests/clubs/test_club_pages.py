@@ -115,3 +115,12 @@ def test_owner_deletes_club_through_page(client, club_world):
     response = action(client, club_world["club"], "delete")
     assert response.status_code == 302
     assert not Club.objects.exists()
+
+
+def test_transfer_to_unknown_player_is_a_message_and_changes_nothing(client, club_world):
+    client.force_login(club_world["owner"])
+    before = club_state(club_world["club"])
+    response = action(client, club_world["club"], "transfer", username="ghost")
+    assert response.status_code == 302
+    assert "no player called &#x27;ghost&#x27;" in client.get(response["Location"]).content.decode()
+    assert club_state(club_world["club"]) == before

@@ -1,0 +1,279 @@
+"""A game: settings, the move sequence, and the result once the rules (or the server) end it.
+
+Results are ``"1-0"`` (Black won), ``"0-1"`` (White won) and ``"1/2-1/2"``; ``None`` while the
+game is in progress.  The rules end a game with one of :data:`RULE_TERMINATIONS`, checked after
+every move in this order:
+
+1. ``marbles``: the mover has now pushed off ``marbles_to_win`` opponent marbles (counted as 14
+   minus the opponent's marbles on the board, so a custom start carries earlier losses over);
+2. ``no_legal_moves``: the side to move cannot move and loses (server rule);
+3. ``repetition``: the position, with the same side to move, occurs for the third time, the start
+   position included (server rule, setting ``threefold_repetition``, default on); a draw;
+4. ``move_cap``: ``max_plies`` half-moves have been played (server rule, default 400); a draw, or
+   with ``max_plies_result="marbles"`` a win for the side that pushed off more marbles (equal: a
+   draw).
+
+The server ends games for other reasons with :meth:`Game.end` and one of
+:data:`EXTERNAL_TERMINATIONS`.  Time is not handled here: the caller decides a flag fell.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from games.engine.errors import GameOverError, SettingsError
+from games.engine.movegen import Move
+from games.engine.moves import MoveOutcome, apply_move, parse_move
+from games.engine.position import (
+    BLACK,
+    WHITE,
+    Position,
+    normalise_colour,
+    opponent,
+    resolve_start,
+    start_label,
+)
+
+BLACK_WINS = "1-0"
+WHITE_WINS = "0-1"
+DRAW = "1/2-1/2"
+RESULTS = (BLACK_WINS, WHITE_WINS, DRAW)
+
+RULE_TERMINATIONS = ("marbles", "no_legal_moves", "repetition", "move_cap")
+EXTERNAL_TERMINATIONS = ("resignation", "time", "agreement", "abandoned", "forfeit")
+TERMINATIONS = RULE_TERMINATIONS + EXTERNAL_TERMINATIONS
+
+MARBLES_TO_WIN_STANDARD = 6
+MARBLES_TO_WIN_BLITZ = 4
+MAX_PLIES_RESULTS = ("draw", "marbles")
+
+
+def win_for(colour: str) -> str:
+    """The result string of a win for ``colour``."""
+    return BLACK_WINS if normalise_colour(colour) == BLACK else WHITE_WINS
+
+
+@dataclass(frozen=True)
+class GameSettings:
+    """Per-game rule settings, validated on creation (raises :class:`SettingsError`).
+
+    ``start`` is a start name (``standard``, ``belgian``, ``german``) or a position string;
+    it is normalised to the lower-case name, or the canonical position string.
+    """
+
+    start: str = "standard"
+    marbles_to_win: int = MARBLES_TO_WIN_STANDARD
+    threefold_repetition: bool = True
+    max_plies: int = 400
+    max_plies_result: str = "draw"
+    start_position: Position = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        position = resolve_start(self.start)
+        object.__setattr__(self, "start_position", position)
+        object.__setattr__(self, "start", start_label(position))
+        if (
+            not isinstance(self.marbles_to_win, int)
+            or isinstance(self.marbles_to_win, bool)
+            or not 1 <= self.marbles_to_win <= 6
+        ):
+            raise SettingsError(
+                f"marbles_to_win must be a whole number from 1 to 6, not {self.marbles_to_win!r}",
+                "bad_marbles_to_win",
+            )
+        if not isinstance(self.threefold_repetition, bool):
+            raise SettingsError("threefold_repetition must be True or False", "bad_repetition")
+        if (
+            not isinstance(self.max_plies, int)
+            or isinstance(self.max_plies, bool)
+            or self.max_plies < 1
+        ):
+            raise SettingsError(
+                f"max_plies must be a positive whole number, not {self.max_plies!r}",
+                "bad_max_plies",
+            )
+        if self.max_plies_result not in MAX_PLIES_RESULTS:
+            raise SettingsError(
+                f"max_plies_result must be 'draw' or 'marbles', not {self.max_plies_result!r}",
+                "bad_max_plies_result",
+            )
+        for colour in (BLACK, WHITE):
+            if position.pushed_off(colour) >= self.marbles_to_win:
+                raise SettingsError(
+                    f"the start position has already lost {position.pushed_off(colour)} "
+                    f"{'black' if colour == BLACK else 'white'} marbles; marbles_to_win is "
+                    f"{self.marbles_to_win}",
+                    "start_already_won",
+                )
+
+
+class Game:
+    """A game in progress or finished; mutable, one move at a time through :meth:`play`.
+
+    ``Game()`` is a standard game with default settings; pass keyword settings, or a
+    :class:`GameSettings` as ``settings``.  The game ends itself when the rules say so (see the
+    module docstring); :attr:`result` and :attr:`termination` then tell how.
+    """
+
+    def __init__(
+        self,
+        start: str | Position = "standard",
+        *,
+        marbles_to_win: int = MARBLES_TO_WIN_STANDARD,
+        threefold_repetition: bool = True,
+        max_plies: int = 400,
+        max_plies_result: str = "draw",
+        settings: GameSettings | None = None,
+    ) -> None:
+        if settings is None:
+            start_text = start.to_string() if isinstance(start, Position) else start
+            settings = GameSettings(
+                start=start_text,
+                marbles_to_win=marbles_to_win,
+                threefold_repetition=threefold_repetition,
+                max_plies=max_plies,
+                max_plies_result=max_plies_result,
+            )
+        self.settings: GameSettings = settings
+        self.start_position: Position = settings.start_position
+        self.position: Position = self.start_position
+        self._moves: list[Move] = []
+        self._outcomes: list[MoveOutcome] = []
+        self._positions: list[Position] = [self.start_position]
+        self._seen: dict[Position, int] = {self.start_position: 1}
+        self.result: str | None = None
+        self.termination: str | None = None
+        if not self.position.has_legal_move():
+            self._finish(win_for(opponent(self.position.side_to_move)), "no_legal_moves")
+
+    # --- state ----------------------------------------------------------------------------------
+
+    @property
+    def moves(self) -> tuple[Move, ...]:
+        """The moves played so far."""
+        return tuple(self._moves)
+
+    @property
+    def notations(self) -> tuple[str, ...]:
+        """The canonical notations of the moves played so far."""
+        return tuple(move.notation for move in self._moves)
+
+    @property
+    def outcomes(self) -> tuple[MoveOutcome, ...]:
+        """What each move did, in order."""
+        return tuple(self._outcomes)
+
+    @property
+    def positions(self) -> tuple[Position, ...]:
+        """Every position of the game, the start first and the current one last."""
+        return tuple(self._positions)
+
+    @property
+    def ply(self) -> int:
+        """Number of half-moves played."""
+        return len(self._moves)
+
+    @property
+    def side_to_move(self) -> str:
+        """``"b"`` or ``"w"``."""
+        return self.position.side_to_move
+
+    @property
+    def is_over(self) -> bool:
+        """True once the game has a result."""
+        return self.result is not None
+
+    @property
+    def winner(self) -> str | None:
+        """``"b"``, ``"w"``, or None (draw or in progress)."""
+        return {BLACK_WINS: BLACK, WHITE_WINS: WHITE}.get(self.result or "")
+
+    def pushed_off(self, colour: str) -> int:
+        """How many marbles of ``colour`` are off the board (14 minus those on it)."""
+        return self.position.pushed_off(colour)
+
+    def pushed_off_by(self, colour: str) -> int:
+        """How many opponent marbles ``colour`` has pushed off (the score toward marbles_to_win)."""
+        return self.position.pushed_off(opponent(colour))
+
+    def repetition_count(self, position: Position | None = None) -> int:
+        """How often ``position`` (default: the current one) has occurred in this game."""
+        return self._seen.get(position if position is not None else self.position, 0)
+
+    def legal_moves(self) -> list[Move]:
+        """Legal moves of the side to move; empty once the game is over."""
+        return [] if self.is_over else self.position.legal_moves()
+
+    # --- changes --------------------------------------------------------------------------------
+
+    def play(self, move: Move | str) -> MoveOutcome:
+        """Play a move (notation in any case, or a :class:`Move`) and end the game if due.
+
+        Raises :class:`GameOverError` on a finished game and :class:`IllegalMove` for an illegal
+        move; in both cases the game is unchanged.
+        """
+        if self.is_over:
+            shown = move.notation if isinstance(move, Move) else str(move).strip().lower()
+            raise GameOverError(
+                f"{shown}: the game is over ({self.result}, {self.termination})", "game_over"
+            )
+        if not isinstance(move, Move):
+            move = parse_move(self.position, move)
+        new_position, outcome = apply_move(self.position, move)
+        self.position = new_position
+        self._moves.append(move)
+        self._outcomes.append(outcome)
+        self._positions.append(new_position)
+        self._seen[new_position] = self._seen.get(new_position, 0) + 1
+        self._check_end(outcome.mover)
+        return outcome
+
+    def end(self, result: str, termination: str) -> None:
+        """End the game for a reason outside the board (resignation, time, agreement, ...).
+
+        ``termination`` is one of :data:`EXTERNAL_TERMINATIONS`; ``agreement`` must be a draw,
+        ``resignation``, ``time`` and ``forfeit`` must be wins, ``abandoned`` may be either.
+        Raises :class:`GameOverError` if the game is already over, :class:`SettingsError` for a
+        bad result or termination.
+        """
+        if self.is_over:
+            raise GameOverError(
+                f"the game is already over ({self.result}, {self.termination})", "game_over"
+            )
+        if result not in RESULTS:
+            raise SettingsError(f"result must be one of {', '.join(RESULTS)}", "bad_result")
+        if termination not in EXTERNAL_TERMINATIONS:
+            raise SettingsError(
+                f"termination must be one of {', '.join(EXTERNAL_TERMINATIONS)}",
+                "bad_termination",
+            )
+        if termination == "agreement" and result != DRAW:
+            raise SettingsError("an agreed result is a draw", "bad_result")
+        if termination in ("resignation", "time", "forfeit") and result == DRAW:
+            raise SettingsError(f"a game ended by {termination} has a winner", "bad_result")
+        self._finish(result, termination)
+
+    def _finish(self, result: str, termination: str) -> None:
+        self.result = result
+        self.termination = termination
+
+    def _check_end(self, mover: str) -> None:
+        settings = self.settings
+        if self.pushed_off_by(mover) >= settings.marbles_to_win:
+            self._finish(win_for(mover), "marbles")
+        elif not self.position.has_legal_move():
+            self._finish(win_for(mover), "no_legal_moves")
+        elif settings.threefold_repetition and self._seen[self.position] >= 3:
+            self._finish(DRAW, "repetition")
+        elif self.ply >= settings.max_plies:
+            self._finish(self._move_cap_result(), "move_cap")
+
+    def _move_cap_result(self) -> str:
+        if self.settings.max_plies_result == "draw":
+            return DRAW
+        black_score, white_score = self.pushed_off_by(BLACK), self.pushed_off_by(WHITE)
+        if black_score > white_score:
+            return BLACK_WINS
+        if white_score > black_score:
+            return WHITE_WINS
+        return DRAW

@@ -2,6 +2,7 @@ from django.urls import path
 
 from accounts import api as accounts_api
 from clubs import api as clubs_api
+from games import api as games_api
 
 urlpatterns = [
     path("me/", accounts_api.MeView.as_view(), name="api-me"),
@@ -53,4 +54,31 @@ urlpatterns = [
         clubs_api.ClubRequestDecisionView.as_view(decision="decline"),
         name="api-club-request-decline",
     ),
+    path("challenges/", games_api.ChallengeListView.as_view(), name="api-challenges"),
+    path(
+        "challenges/<int:challenge_id>/",
+        games_api.ChallengeDetailView.as_view(),
+        name="api-challenge",
+    ),
+    path(
+        "challenges/<int:challenge_id>/accept/",
+        games_api.ChallengeAcceptView.as_view(),
+        name="api-challenge-accept",
+    ),
+    path(
+        "challenges/<int:challenge_id>/decline/",
+        games_api.ChallengeDeclineView.as_view(),
+        name="api-challenge-decline",
+    ),
+    path("games/", games_api.GameListView.as_view(), name="api-games"),
+    path("games/<int:game_id>/", games_api.GameDetailView.as_view(), name="api-game"),
+    path("games/<int:game_id>/moves/", games_api.GameMoveView.as_view(), name="api-game-moves"),
 ]
+for _action in ("resign", "abort", "draw-offer", "draw-accept", "draw-decline", "claim-flag"):
+    urlpatterns.append(
+        path(
+            f"games/<int:game_id>/{_action}/",
+            games_api.GameActionView.as_view(action=_action),
+            name=f"api-game-{_action}",
+        )
+    )

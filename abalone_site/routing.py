@@ -1,3 +1,9 @@
 """WebSocket routes; each app adds its consumers here."""
 
-websocket_urlpatterns: list = []
+from django.urls import path
+
+from games.consumers import GameConsumer
+
+websocket_urlpatterns = [
+    path("ws/games/<int:game_id>/", GameConsumer.as_asgi()),
+]

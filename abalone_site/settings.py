@@ -139,6 +139,8 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = "UTC"
 # Periodic jobs: run by the one Celery beat in production, by the in-process runner otherwise.
 CELERY_BEAT_SCHEDULE = {
+    "sweep-flags": {"task": "games.tasks.sweep_flags", "schedule": 1.0},
+    "expire-challenges": {"task": "games.tasks.expire_challenges", "schedule": 30.0},
     "purge-expired-sessions": {
         "task": "accounts.tasks.purge_expired_sessions",
         "schedule": 3600.0,
@@ -146,6 +148,11 @@ CELERY_BEAT_SCHEDULE = {
 }
 # The in-process runner of the embedded default; off in tests unless a test starts it.
 BACKGROUND_JOBS_IN_PROCESS = EMBEDDED
+
+# --- Games ---------------------------------------------------------------------------------
+# Time each side has for its first move before the game is abandoned (casual: aborted).
+GAME_FIRST_MOVE_SECONDS = env.int("GAME_FIRST_MOVE_SECONDS", default=60)
+CHALLENGE_EXPIRY_SECONDS = env.int("CHALLENGE_EXPIRY_SECONDS", default=20 * 60)
 
 # --- Auth ------------------------------------------------------------------------------------
 AUTH_USER_MODEL = "accounts.User"

@@ -4,6 +4,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from accounts import views as accounts_views
 from clubs import views as clubs_views
+from games import views as games_views
 
 from . import views
 
@@ -30,6 +31,14 @@ urlpatterns = [
     path("clubs/<slug:slug>/", clubs_views.club_detail, name="club-detail"),
     path("clubs/<slug:slug>/edit/", clubs_views.club_edit, name="club-edit"),
     path("clubs/<slug:slug>/<str:action>/", clubs_views.club_action, name="club-action"),
+    # Games
+    path("play/", games_views.lobby, name="lobby"),
+    path(
+        "challenges/<int:challenge_id>/<str:action>/",
+        games_views.challenge_action,
+        name="challenge-action",
+    ),
+    path("games/<int:game_id>/", games_views.game_detail, name="game-detail"),
     # API
     path("api/v1/", include("abalone_site.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),

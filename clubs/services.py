@@ -64,7 +64,7 @@ def _clean_fields(*, name=None, description=None, location=None, admission=None)
     if description is not None:
         if len(description) > 2000:
             raise InvalidInput("A description has at most 2000 characters.")
-        fields["description"] = description.strip()
+        fields["description"] = description.replace("\r\n", "\n").strip()
     if location is not None:
         if len(location) > 80:
             raise InvalidInput("A location has at most 80 characters.")

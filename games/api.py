@@ -1,0 +1,201 @@
+"""API for live games: challenges, game state, moves, resign, draws, abort, flag claims."""
+
+from django.db.models import Q
+from django.utils import timezone
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import generics, permissions, status
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from abalone_site.errors import NotFound
+from accounts.models import User
+from games import selectors, services
+from games.models import Challenge, Game
+from games.serializers import (
+    ChallengeCreateSerializer,
+    ChallengeSerializer,
+    GameSummarySerializer,
+    MoveSerializer,
+)
+
+
+def current_state(game_id: int) -> dict:
+    """The game's state as of now, adjudicating a passed deadline first (reads flag too)."""
+    now = timezone.now()
+    game = Game.objects.select_related("black", "white").filter(pk=game_id).first()
+    if game is None:
+        raise NotFound(f"There is no game {game_id}.")
+    if (
+        game.is_active
+        and game.clock.is_flagged(now)
+        and services.game_adjudicate(game_id=game_id, now=now)
+    ):
+        game.refresh_from_db()
+    return selectors.game_state(game, now=now)
+
+
+class ChallengeListView(APIView):
+    permission_classes = [permissions.IsAuthenticatedOrReadOnly]
+
+    @extend_schema(
+        responses=ChallengeSerializer(many=True),
+        description="Open seeks, and the open challenges you made or received.",
+    )
+    def get(self, request):
+        now = timezone.now()
+        challenges = selectors.open_seeks(now=now)
+        if request.user.is_authenticated:
+            challenges = challenges | selectors.challenges_for(request.user, now=now)
+        challenges = challenges.distinct().select_related("challenger", "opponent")
+        return Response(ChallengeSerializer(challenges.order_by("-created_at"), many=True).data)
+
+    @extend_schema(request=ChallengeCreateSerializer, responses={201: ChallengeSerializer})
+    def post(self, request):
+        serializer = ChallengeCreateSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        opponent = None
+        if data.get("opponent"):
+            opponent = User.objects.filter(username__iexact=data["opponent"].strip()).first()
+            if opponent is None:
+                raise NotFound(f"There is no player called '{data['opponent']}'.")
+        challenge = services.challenge_create(
+            challenger=request.user,
+            opponent=opponent,
+            colour=data["colour"],
+            game_settings=services.GameSettings(
+                base_seconds=data["base_seconds"],
+                increment_seconds=data["increment_seconds"],
+                marbles_to_win=data["marbles_to_win"],
+                start=data["start"],
+                rated=data["rated"],
+            ),
+            now=timezone.now(),
+        )
+        return Response(ChallengeSerializer(challenge).data, status=status.HTTP_201_CREATED)
+
+
+class ChallengeDetailView(APIView):
+    permission_classes = [permissions.IsAuthenticatedOrReadOnly]
+
+    @extend_schema(responses=ChallengeSerializer)
+    def get(self, request, challenge_id: int):
+        challenge = Challenge.objects.filter(pk=challenge_id).first()
+        if challenge is None:
+            raise NotFound(f"There is no challenge {challenge_id}.")
+        return Response(ChallengeSerializer(challenge).data)
+
+    @extend_schema(responses=ChallengeSerializer, description="Cancel your challenge.")
+    def delete(self, request, challenge_id: int):
+        challenge = services.challenge_cancel(
+            challenge_id=challenge_id, user=request.user, now=timezone.now()
+        )
+        return Response(ChallengeSerializer(challenge).data)
+
+
+class ChallengeAcceptView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        request=None,
+        responses={201: OpenApiTypes.OBJECT},
+        description="Accept: the game starts; answers the game's state.",
+    )
+    def post(self, request, challenge_id: int):
+        game = services.challenge_accept(
+            challenge_id=challenge_id, user=request.user, now=timezone.now()
+        )
+        return Response(current_state(game.pk), status=status.HTTP_201_CREATED)
+
+
+class ChallengeDeclineView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=None, responses=ChallengeSerializer)
+    def post(self, request, challenge_id: int):
+        challenge = services.challenge_decline(
+            challenge_id=challenge_id, user=request.user, now=timezone.now()
+        )
+        return Response(ChallengeSerializer(challenge).data)
+
+
+class GameListView(generics.ListAPIView):
+    serializer_class = GameSummarySerializer
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("status", str, enum=["started", "finished", "aborted"]),
+            OpenApiParameter("player", str, description="username"),
+        ]
+    )
+    def get(self, request, *args, **kwargs):
+        return super().get(request, *args, **kwargs)
+
+    def get_queryset(self):
+        games = Game.objects.select_related("black", "white").order_by("-created_at")
+        status_filter = self.request.query_params.get("status")
+        if status_filter:
+            games = games.filter(status=status_filter)
+        player = self.request.query_params.get("player")
+        if player:
+            games = games.filter(
+                Q(black__username__iexact=player) | Q(white__username__iexact=player)
+            )
+        return games
+
+
+class GameDetailView(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(
+        responses=OpenApiTypes.OBJECT,
+        description="The game's state as of the server's now: position, legal moves, "
+        "both clocks, moves, result, and the version (ply) to send with a move.",
+    )
+    def get(self, request, game_id: int):
+        return Response(current_state(game_id))
+
+
+class GameMoveView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=MoveSerializer, responses=OpenApiTypes.OBJECT)
+    def post(self, request, game_id: int):
+        serializer = MoveSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        services.game_move_apply(
+            game_id=game_id,
+            player=request.user,
+            move=serializer.validated_data["move"],
+            expected_ply=serializer.validated_data["ply"],
+            now=timezone.now(),
+        )
+        return Response(current_state(game_id))
+
+
+class GameActionView(APIView):
+    """resign, abort, draw offer/accept/decline, claim-flag: one service each."""
+
+    permission_classes = [permissions.IsAuthenticated]
+    action: str = "resign"
+
+    @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
+    def post(self, request, game_id: int):
+        now = timezone.now()
+        kwargs = {"game_id": game_id, "player": request.user, "now": now}
+        match self.action:
+            case "resign":
+                services.game_resign(**kwargs)
+            case "abort":
+                services.game_abort(**kwargs)
+            case "draw-offer":
+                services.game_draw_offer(**kwargs)
+            case "draw-accept":
+                services.game_draw_answer(accept=True, **kwargs)
+            case "draw-decline":
+                services.game_draw_answer(accept=False, **kwargs)
+            case "claim-flag":
+                services.game_claim_flag(**kwargs)
+        return Response(current_state(game_id))

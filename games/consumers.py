@@ -1,0 +1,76 @@
+"""The live game socket: ``/ws/games/<id>/``.
+
+On connect the client gets the state; then every change to the game arrives as
+``{"type": "state", "state": ...}``. A client may send ``{"type": "move", "move": "a1b2",
+"ply": 12}`` (the same service as the HTTP POST) or ``{"type": "refresh"}``; refusals come back as
+``{"type": "error", "error": code, "detail": message}``.
+"""
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.utils import timezone
+
+from abalone_site.errors import ServiceError
+from games import services
+from games.events import game_group
+from games.models import Game
+from games.selectors import game_state
+
+
+class GameConsumer(AsyncJsonWebsocketConsumer):
+    async def connect(self):
+        self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
+        state = await self._state()
+        if state is None:
+            await self.close(code=4404)
+            return
+        await self.channel_layer.group_add(game_group(self.game_id), self.channel_name)
+        await self.accept()
+        await self.send_json({"type": "state", "state": state})
+
+    async def disconnect(self, code):
+        if hasattr(self, "game_id"):
+            await self.channel_layer.group_discard(game_group(self.game_id), self.channel_name)
+
+    async def receive_json(self, content, **kwargs):
+        kind = content.get("type") if isinstance(content, dict) else None
+        if kind == "refresh":
+            await self.send_json({"type": "state", "state": await self._state()})
+        elif kind == "move":
+            await self._move(content)
+        else:
+            await self._error(
+                "malformed",
+                'Send {"type": "move", "move": ..., "ply": ...} or {"type": "refresh"}.',
+            )
+
+    async def game_state(self, event):
+        await self.send_json({"type": "state", "state": event["state"]})
+
+    async def _move(self, content):
+        user = self.scope.get("user")
+        if user is None or not user.is_authenticated:
+            await self._error("not_authenticated", "Log in to play.")
+            return
+        move, ply = content.get("move"), content.get("ply")
+        if not isinstance(move, str) or not isinstance(ply, int) or isinstance(ply, bool):
+            await self._error("malformed", "A move needs 'move' (text) and 'ply' (a number).")
+            return
+        try:
+            await database_sync_to_async(services.game_move_apply)(
+                game_id=self.game_id,
+                player=user,
+                move=move,
+                expected_ply=ply,
+                now=timezone.now(),
+            )
+        except ServiceError as error:
+            await self._error(error.code, error.detail)
+
+    async def _error(self, code: str, detail: str):
+        await self.send_json({"type": "error", "error": code, "detail": detail})
+
+    @database_sync_to_async
+    def _state(self):
+        game = Game.objects.select_related("black", "white").filter(pk=self.game_id).first()
+        return None if game is None else game_state(game, now=timezone.now())

@@ -1,0 +1,189 @@
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+
+from games.clock import ClockState, TimeControl
+
+START_CHOICES = [
+    ("belgian", "Belgian Daisy"),
+    ("standard", "Standard"),
+    ("german", "German Daisy"),
+]
+
+
+class TimeControlFields(models.Model):
+    """Settings shared by a challenge and the game it becomes."""
+
+    base_seconds = models.PositiveIntegerField(null=True, blank=True, help_text="empty: no clock")
+    increment_seconds = models.PositiveIntegerField(default=0)
+    marbles_to_win = models.PositiveSmallIntegerField(default=6)
+    start = models.CharField(max_length=16, default="belgian", choices=START_CHOICES)
+    rated = models.BooleanField(default=True)
+
+    class Meta:
+        abstract = True
+
+    @property
+    def time_control(self) -> TimeControl:
+        return TimeControl(self.base_seconds, self.increment_seconds)
+
+    @property
+    def time_control_label(self) -> str:
+        return self.time_control.label()
+
+
+class Challenge(TimeControlFields):
+    class Status(models.TextChoices):
+        OPEN = "open", "Open"
+        ACCEPTED = "accepted", "Accepted"
+        DECLINED = "declined", "Declined"
+        CANCELLED = "cancelled", "Cancelled"
+        EXPIRED = "expired", "Expired"
+
+    class Colour(models.TextChoices):
+        BLACK = "black", "Black (moves first)"
+        WHITE = "white", "White"
+        RANDOM = "random", "Random"
+
+    challenger = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="challenges_made"
+    )
+    # Empty: an open seek any player may accept.
+    opponent = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="challenges_received",
+    )
+    colour = models.CharField(max_length=6, choices=Colour.choices, default=Colour.RANDOM)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    created_at = models.DateTimeField()
+    expires_at = models.DateTimeField(db_index=True)
+    game = models.OneToOneField(
+        "Game", on_delete=models.SET_NULL, null=True, blank=True, related_name="challenge"
+    )
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["status", "expires_at"])]
+
+    def __str__(self) -> str:
+        target = self.opponent or "anyone"
+        return f"{self.challenger} → {target} ({self.time_control_label}, {self.status})"
+
+
+class Game(TimeControlFields):
+    class Status(models.TextChoices):
+        STARTED = "started", "In progress"
+        FINISHED = "finished", "Finished"
+        ABORTED = "aborted", "Aborted"
+
+    class Termination(models.TextChoices):
+        MARBLES = "marbles", "Marbles pushed off"
+        RESIGNATION = "resignation", "Resignation"
+        TIME = "time", "Time"
+        AGREEMENT = "agreement", "Draw agreed"
+        REPETITION = "repetition", "Threefold repetition"
+        MOVE_CAP = "move_cap", "Move limit"
+        NO_LEGAL_MOVES = "no_legal_moves", "No legal move"
+        ABANDONED = "abandoned", "Abandoned before the first moves"
+        FORFEIT = "forfeit", "Forfeit"
+        ABORTED = "aborted", "Aborted"
+
+    black = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="games_as_black"
+    )
+    white = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="games_as_white"
+    )
+    start_position = models.TextField(help_text="position string of the start")
+    threefold_repetition = models.BooleanField(default=True)
+    max_plies = models.PositiveIntegerField(default=400)
+    max_plies_result = models.CharField(max_length=8, default="draw")
+    first_move_seconds = models.PositiveIntegerField(default=60)
+
+    status = models.CharField(
+        max_length=10, choices=Status.choices, default=Status.STARTED, db_index=True
+    )
+    position = models.TextField(help_text="current position string")
+    # The version clients send back: the number of moves played.
+    ply = models.PositiveIntegerField(default=0)
+    # Clock, as of the start of the current turn (see games.clock).
+    black_ms = models.BigIntegerField(default=0)
+    white_ms = models.BigIntegerField(default=0)
+    turn_started_at = models.DateTimeField()
+    # When the side to move runs out; empty when no clock runs. Indexed for the sweep.
+    flag_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    draw_offer = models.CharField(max_length=1, blank=True, help_text="b or w: who offers")
+
+    result = models.CharField(max_length=7, blank=True)
+    termination = models.CharField(max_length=16, choices=Termination.choices, blank=True)
+    created_at = models.DateTimeField()
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["status", "-created_at"])]
+        constraints = [
+            models.CheckConstraint(
+                condition=~models.Q(black=models.F("white")), name="game_two_players"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"#{self.pk} {self.black} vs {self.white} ({self.result or self.status})"
+
+    def get_absolute_url(self) -> str:
+        return reverse("game-detail", kwargs={"game_id": self.pk})
+
+    @property
+    def is_active(self) -> bool:
+        return self.status == self.Status.STARTED
+
+    def colour_of(self, user) -> str | None:
+        if user.pk == self.black_id:
+            return "b"
+        if user.pk == self.white_id:
+            return "w"
+        return None
+
+    def player(self, colour: str):
+        return self.black if colour == "b" else self.white
+
+    @property
+    def side_to_move(self) -> str:
+        return self.position[0]
+
+    @property
+    def clock(self) -> ClockState:
+        return ClockState(
+            black_ms=self.black_ms,
+            white_ms=self.white_ms,
+            increment_ms=self.increment_seconds * 1000,
+            side_to_move=self.side_to_move,
+            turn_started_at=self.turn_started_at,
+            ply=self.ply,
+            first_move_ms=self.first_move_seconds * 1000,
+            running=self.flag_deadline is not None,
+        )
+
+
+class Move(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
+    ply = models.PositiveIntegerField()
+    notation = models.CharField(max_length=6)
+    played_at = models.DateTimeField()
+    # The mover's main-clock time after the move (increment included), milliseconds.
+    clock_ms = models.BigIntegerField()
+    # How long the mover thought, milliseconds.
+    spent_ms = models.BigIntegerField(default=0)
+    position_after = models.TextField()
+    pushed_off = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["game", "ply"]
+        constraints = [models.UniqueConstraint(fields=["game", "ply"], name="one_move_per_ply")]
+
+    def __str__(self) -> str:
+        return f"{self.game_id}:{self.ply} {self.notation}"

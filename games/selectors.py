@@ -1,0 +1,124 @@
+"""Reads of games: the state document that the API, the page and the WebSocket all send."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.db.models import Q, QuerySet
+
+from accounts.models import User
+from games import engine
+from games.models import Challenge, Game, Move
+
+PRESETS = {
+    # name: (label, base seconds, increment seconds, marbles to win)
+    "blitz-3+2": ("Blitz 3+2", 180, 2, 4),
+    "blitz-5+0": ("Blitz 5+0", 300, 0, 4),
+    "rapid-10+0": ("Rapid 10+0", 600, 0, 6),
+    "rapid-15+0": ("Rapid 15+0", 900, 0, 6),
+    "classical-30+0": ("Classical 30+0", 1800, 0, 6),
+}
+
+
+def _player(user: User) -> dict:
+    return {"username": user.username, "display_name": user.shown_name}
+
+
+def legal_move_list(position: engine.Position) -> list[dict]:
+    return [
+        {
+            "notation": move.notation,
+            "marbles": list(move.marbles),
+            "destinations": list(move.destinations),
+            "direction": move.direction,
+            "kind": move.kind,
+            "pushed": list(move.pushed),
+            "pushed_off": move.pushed_off,
+        }
+        for move in engine.legal_moves(position)
+    ]
+
+
+def game_state(game: Game, *, now: datetime, moves: list[Move] | None = None) -> dict:
+    """Everything a client needs to draw the game, as of ``now`` on the server's clock.
+
+    ``version`` is the ply: a client sends it back with its move, and refetches when an event
+    carries a version it did not expect.
+    """
+    position = engine.Position.from_string(game.position)
+    clock = game.clock
+    if moves is None:
+        moves = list(Move.objects.filter(game=game).order_by("ply"))
+    running = game.is_active and game.flag_deadline is not None
+    return {
+        "id": game.pk,
+        "url": game.get_absolute_url(),
+        "version": game.ply,
+        "ply": game.ply,
+        "status": game.status,
+        "black": _player(game.black),
+        "white": _player(game.white),
+        "rated": game.rated,
+        "start": game.start,
+        "time_control": {
+            "base_seconds": game.base_seconds,
+            "increment_seconds": game.increment_seconds,
+            "label": game.time_control_label,
+        },
+        "marbles_to_win": game.marbles_to_win,
+        "position": game.position,
+        "side_to_move": game.side_to_move,
+        "pushed_off": {
+            "black": position.pushed_off(engine.BLACK),
+            "white": position.pushed_off(engine.WHITE),
+        },
+        "legal_moves": legal_move_list(position) if game.is_active else [],
+        "clock": {
+            "black_ms": clock.remaining_ms("b", now),
+            "white_ms": clock.remaining_ms("w", now),
+            "running": running,
+            "first_moves": game.is_active and clock.in_first_moves,
+            "first_move_ms_left": (
+                max(0, int((game.flag_deadline - now).total_seconds() * 1000))
+                if running and clock.in_first_moves
+                else None
+            ),
+            "deadline": game.flag_deadline.isoformat() if running else None,
+            "server_now": now.isoformat(),
+        },
+        "moves": [
+            {
+                "ply": move.ply,
+                "notation": move.notation,
+                "played_at": move.played_at.isoformat(),
+                "clock_ms": move.clock_ms,
+                "pushed_off": move.pushed_off,
+            }
+            for move in moves
+        ],
+        "draw_offer": game.draw_offer or None,
+        "result": game.result or None,
+        "termination": game.termination or None,
+        "ended_at": game.ended_at.isoformat() if game.ended_at else None,
+    }
+
+
+def open_seeks(*, now: datetime) -> QuerySet[Challenge]:
+    return Challenge.objects.filter(
+        status=Challenge.Status.OPEN, opponent__isnull=True, expires_at__gt=now
+    ).select_related("challenger")
+
+
+def challenges_for(user: User, *, now: datetime) -> QuerySet[Challenge]:
+    """Open challenges the user made or received."""
+    return Challenge.objects.filter(
+        Q(challenger=user) | Q(opponent=user), status=Challenge.Status.OPEN, expires_at__gt=now
+    ).select_related("challenger", "opponent")
+
+
+def ongoing_games() -> QuerySet[Game]:
+    return Game.objects.filter(status=Game.Status.STARTED).select_related("black", "white")
+
+
+def games_of(user: User) -> QuerySet[Game]:
+    return Game.objects.filter(Q(black=user) | Q(white=user)).select_related("black", "white")

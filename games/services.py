@@ -1,0 +1,482 @@
+"""Every write to a game goes through here.
+
+One locked code path per game: each service takes ``SELECT ... FOR UPDATE`` on the game row (on
+SQLite the IMMEDIATE transaction serialises writers instead), re-reads the state, and checks the
+ply the client saw, so two racing requests give one success and one 409. Time is a parameter
+(``now``). Events go to browsers after the commit, carrying the new version.
+
+Adjudication (``game_adjudicate``) and finishing (``game_finish``) are idempotent: a flag is
+adjudicated once however often it is checked, by a move, a read, a client's claim, the sweep or
+the task scheduled at the deadline.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db import transaction
+
+from abalone_site.errors import Conflict, InvalidInput, NotAllowed, NotFound
+from abalone_site.jobs import enqueue
+from accounts.models import User
+from games import clock as game_clock
+from games import engine
+from games.models import Challenge, Game, Move
+
+BLACK, WHITE = "b", "w"
+COLOUR_NAME = {BLACK: "Black", WHITE: "White"}
+# A task scheduled at a deadline further away than this is left to the sweep: Celery holds
+# countdown tasks in worker memory, and the Redis transport may redeliver long ones.
+DEADLINE_TASK_HORIZON_SECONDS = 600
+
+
+def _other(colour: str) -> str:
+    return WHITE if colour == BLACK else BLACK
+
+
+def _win_for(colour: str) -> str:
+    return engine.BLACK_WINS if colour == BLACK else engine.WHITE_WINS
+
+
+# --- settings of a new game ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GameSettings:
+    base_seconds: int | None
+    increment_seconds: int = 0
+    marbles_to_win: int = 6
+    start: str = "belgian"
+    rated: bool = True
+
+    def validated(self) -> GameSettings:
+        try:
+            tc = game_clock.TimeControl(self.base_seconds, self.increment_seconds)
+        except ValueError as error:
+            raise InvalidInput(f"time control: {error}.", code="invalid_time_control") from error
+        if not isinstance(self.marbles_to_win, int) or not 1 <= self.marbles_to_win <= 6:
+            raise InvalidInput("marbles_to_win must be 1 to 6 (6 standard, 4 blitz).")
+        if self.rated and not tc.has_clock:
+            raise InvalidInput("A rated game needs a clock.", code="rated_needs_clock")
+        if self.start not in engine.START_NAMES:
+            raise InvalidInput(
+                f"start must be one of {', '.join(engine.START_NAMES)}, not '{self.start}'.",
+                code="invalid_start",
+            )
+        return self
+
+
+def game_create(
+    *,
+    black: User,
+    white: User,
+    game_settings: GameSettings,
+    now: datetime,
+    first_move_seconds: int | None = None,
+) -> Game:
+    """Create a started game; Black's first-move timer runs from ``now``."""
+    game_settings = game_settings.validated()
+    if black.pk == white.pk:
+        raise InvalidInput("A player cannot play against themself.", code="same_player")
+    first_move_seconds = first_move_seconds or settings.GAME_FIRST_MOVE_SECONDS
+    start = engine.start_position(game_settings.start)
+    tc = game_clock.TimeControl(game_settings.base_seconds, game_settings.increment_seconds)
+    clock = game_clock.start(tc=tc, now=now, first_move_seconds=first_move_seconds)
+    game = Game.objects.create(
+        black=black,
+        white=white,
+        base_seconds=game_settings.base_seconds,
+        increment_seconds=game_settings.increment_seconds,
+        marbles_to_win=game_settings.marbles_to_win,
+        start=game_settings.start,
+        rated=game_settings.rated,
+        start_position=start.to_string(),
+        position=start.to_string(),
+        first_move_seconds=first_move_seconds,
+        black_ms=clock.black_ms,
+        white_ms=clock.white_ms,
+        turn_started_at=now,
+        flag_deadline=clock.deadline(),
+        created_at=now,
+    )
+    _after_commit(game, now)
+    return game
+
+
+# --- challenges ----------------------------------------------------------------------------------
+
+
+def challenge_create(
+    *,
+    challenger: User,
+    opponent: User | None,
+    colour: str,
+    game_settings: GameSettings,
+    now: datetime,
+) -> Challenge:
+    game_settings.validated()
+    if colour not in Challenge.Colour.values:
+        raise InvalidInput(f"colour must be one of {', '.join(Challenge.Colour.values)}.")
+    if opponent is not None and opponent.pk == challenger.pk:
+        raise InvalidInput("You cannot challenge yourself.", code="same_player")
+    return Challenge.objects.create(
+        challenger=challenger,
+        opponent=opponent,
+        colour=colour,
+        base_seconds=game_settings.base_seconds,
+        increment_seconds=game_settings.increment_seconds,
+        marbles_to_win=game_settings.marbles_to_win,
+        start=game_settings.start,
+        rated=game_settings.rated,
+        created_at=now,
+        expires_at=now + timedelta(seconds=settings.CHALLENGE_EXPIRY_SECONDS),
+    )
+
+
+def _locked_challenge(challenge_id: int) -> Challenge:
+    challenge = Challenge.objects.select_for_update().filter(pk=challenge_id).first()
+    if challenge is None:
+        raise NotFound(f"There is no challenge {challenge_id}.")
+    return challenge
+
+
+def _require_open(challenge: Challenge, now: datetime) -> None:
+    status = challenge.status
+    if status == Challenge.Status.OPEN and challenge.expires_at <= now:
+        status = Challenge.Status.EXPIRED  # the periodic sweep records it
+    if status != Challenge.Status.OPEN:
+        raise Conflict(f"This challenge is {status}.", code=f"challenge_{status}")
+
+
+def challenge_accept(*, challenge_id: int, user: User, now: datetime) -> Game:
+    with transaction.atomic():
+        challenge = _locked_challenge(challenge_id)
+        if challenge.opponent_id is not None and challenge.opponent_id != user.pk:
+            raise NotAllowed("This challenge is addressed to another player.")
+        if challenge.challenger_id == user.pk:
+            raise Conflict("You cannot accept your own challenge.", code="own_challenge")
+        _require_open(challenge, now)
+        colour = challenge.colour
+        if colour == Challenge.Colour.RANDOM:
+            colour = secrets.choice([Challenge.Colour.BLACK, Challenge.Colour.WHITE])
+        black, white = (
+            (challenge.challenger, user)
+            if colour == Challenge.Colour.BLACK
+            else (user, challenge.challenger)
+        )
+        game = game_create(
+            black=black,
+            white=white,
+            game_settings=GameSettings(
+                base_seconds=challenge.base_seconds,
+                increment_seconds=challenge.increment_seconds,
+                marbles_to_win=challenge.marbles_to_win,
+                start=challenge.start,
+                rated=challenge.rated,
+            ),
+            now=now,
+        )
+        challenge.status = Challenge.Status.ACCEPTED
+        challenge.opponent = user
+        challenge.game = game
+        challenge.save(update_fields=["status", "opponent", "game"])
+    return game
+
+
+def challenge_decline(*, challenge_id: int, user: User, now: datetime) -> Challenge:
+    with transaction.atomic():
+        challenge = _locked_challenge(challenge_id)
+        if challenge.opponent_id != user.pk:
+            raise NotAllowed("Only the challenged player may decline a challenge.")
+        _require_open(challenge, now)
+        challenge.status = Challenge.Status.DECLINED
+        challenge.save(update_fields=["status"])
+    return challenge
+
+
+def challenge_cancel(*, challenge_id: int, user: User, now: datetime) -> Challenge:
+    with transaction.atomic():
+        challenge = _locked_challenge(challenge_id)
+        if challenge.challenger_id != user.pk:
+            raise NotAllowed("Only the challenger may cancel a challenge.")
+        _require_open(challenge, now)
+        challenge.status = Challenge.Status.CANCELLED
+        challenge.save(update_fields=["status"])
+    return challenge
+
+
+def challenges_expire(*, now: datetime) -> int:
+    return Challenge.objects.filter(status=Challenge.Status.OPEN, expires_at__lte=now).update(
+        status=Challenge.Status.EXPIRED
+    )
+
+
+# --- moves ---------------------------------------------------------------------------------------
+
+
+def _locked_game(game_id: int) -> Game:
+    game = Game.objects.select_for_update().filter(pk=game_id).first()
+    if game is None:
+        raise NotFound(f"There is no game {game_id}.")
+    return game
+
+
+def _player_colour(game: Game, user: User) -> str:
+    colour = game.colour_of(user) if user.is_authenticated else None
+    if colour is None:
+        raise NotAllowed(f"You are not a player of game {game.pk}.", code="not_a_player")
+    return colour
+
+
+def replay(game: Game) -> engine.Game:
+    """The engine's view of ``game``: its start, settings and every move played."""
+    engine_game = engine.Game(
+        game.start_position,
+        marbles_to_win=game.marbles_to_win,
+        threefold_repetition=game.threefold_repetition,
+        max_plies=game.max_plies,
+        max_plies_result=game.max_plies_result,
+    )
+    for notation in (
+        Move.objects.filter(game=game).order_by("ply").values_list("notation", flat=True)
+    ):
+        engine_game.play(notation)
+    return engine_game
+
+
+def _game_over_error(game: Game) -> Conflict:
+    return Conflict(
+        f"Game {game.pk} is over ({game.result or 'aborted'}, {game.termination}).",
+        code="game_over",
+    )
+
+
+def game_move_apply(
+    *, game_id: int, player: User, move: str, expected_ply: int, now: datetime
+) -> Game:
+    """Play ``move`` for ``player`` if it is their turn at ``expected_ply`` and in time.
+
+    A move at or after the deadline is not played: the game is adjudicated (lost on time, or
+    abandoned during the first moves) and a 409 ``time_out`` is raised after that commits.
+    """
+    timed_out = False
+    with transaction.atomic():
+        game = _locked_game(game_id)
+        colour = _player_colour(game, player)
+        if game.is_active and game.clock.is_flagged(now):
+            _adjudicate_locked(game, now)
+            timed_out = True
+        else:
+            if not game.is_active:
+                raise _game_over_error(game)
+            if expected_ply != game.ply:
+                raise Conflict(
+                    f"You sent ply {expected_ply} but the game is at ply {game.ply}: "
+                    "refetch the game.",
+                    code="stale_ply",
+                )
+            if game.side_to_move != colour:
+                raise Conflict(
+                    f"It is {COLOUR_NAME[game.side_to_move]}'s turn, not yours.",
+                    code="not_your_turn",
+                )
+            engine_game = replay(game)
+            try:
+                outcome = engine_game.play(move)
+            except engine.EngineError as error:
+                raise InvalidInput(str(error), code="illegal_move") from error
+            timing = game_clock.after_move(
+                game.clock, now=now, has_clock=game.time_control.has_clock
+            )
+            game.ply += 1
+            game.position = engine_game.position.to_string()
+            game.black_ms = timing.clock.black_ms
+            game.white_ms = timing.clock.white_ms
+            game.turn_started_at = now
+            game.flag_deadline = timing.clock.deadline()
+            if game.draw_offer == _other(colour):
+                game.draw_offer = ""  # moving on declines the opponent's offer
+            Move.objects.create(
+                game=game,
+                ply=game.ply,
+                notation=outcome.move.notation,
+                played_at=now,
+                clock_ms=timing.mover_ms_after,
+                spent_ms=timing.spent_ms,
+                position_after=game.position,
+                pushed_off=outcome.pushed_off is not None,
+            )
+            if engine_game.is_over:
+                _finish_locked(game, engine_game.result, engine_game.termination, now)
+            else:
+                game.save(
+                    update_fields=[
+                        "ply",
+                        "position",
+                        "black_ms",
+                        "white_ms",
+                        "turn_started_at",
+                        "flag_deadline",
+                        "draw_offer",
+                    ]
+                )
+                _after_commit(game, now)
+    if timed_out:
+        raise Conflict(
+            f"{COLOUR_NAME[game.side_to_move]} ran out of time before the move arrived: "
+            f"it was not played; the game is over ({game.result or 'aborted'}, "
+            f"{game.termination}).",
+            code="time_out",
+        )
+    return game
+
+
+# --- ending a game -------------------------------------------------------------------------------
+
+
+def _finish_locked(
+    game: Game, result: str, termination: str, now: datetime, *, aborted: bool = False
+) -> bool:
+    """Record the end of ``game``; the caller holds the row lock. Idempotent: False if over."""
+    if not game.is_active:
+        return False
+    if game.flag_deadline is not None and game.time_control.has_clock and game.ply >= 2:
+        stopped = game_clock.stop(game.clock, now=now)
+        game.black_ms, game.white_ms = stopped.black_ms, stopped.white_ms
+    game.status = Game.Status.ABORTED if aborted else Game.Status.FINISHED
+    game.result = "" if aborted else result
+    game.termination = termination
+    game.flag_deadline = None
+    game.draw_offer = ""
+    game.ended_at = now
+    game.save()
+    _after_commit(game, now)
+    return True
+
+
+def game_finish(*, game_id: int, result: str, termination: str, now: datetime) -> bool:
+    """End a game for a reason outside the board (used by tournaments for forfeits)."""
+    with transaction.atomic():
+        return _finish_locked(_locked_game(game_id), result, termination, now)
+
+
+def _adjudicate_locked(game: Game, now: datetime) -> bool:
+    if not game.is_active or not game.clock.is_flagged(now):
+        return False
+    loser = game.side_to_move
+    if game.ply < 2:
+        if not game.rated:
+            return _finish_locked(game, "", Game.Termination.ABORTED, now, aborted=True)
+        return _finish_locked(game, _win_for(_other(loser)), Game.Termination.ABANDONED, now)
+    return _finish_locked(game, _win_for(_other(loser)), Game.Termination.TIME, now)
+
+
+def game_adjudicate(*, game_id: int, now: datetime) -> bool:
+    """End the game if the side to move has run out of time at ``now``. Idempotent."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().filter(pk=game_id).first()
+        if game is None:
+            return False
+        return _adjudicate_locked(game, now)
+
+
+def games_sweep_flags(*, now: datetime, limit: int = 500) -> int:
+    """Adjudicate every game whose deadline has passed; the periodic correctness net."""
+    flagged_ids = list(
+        Game.objects.filter(status=Game.Status.STARTED, flag_deadline__lte=now)
+        .order_by("flag_deadline")
+        .values_list("pk", flat=True)[:limit]
+    )
+    return sum(game_adjudicate(game_id=game_id, now=now) for game_id in flagged_ids)
+
+
+def game_claim_flag(*, game_id: int, player: User, now: datetime) -> Game:
+    """A player says the opponent's time is up; the server's clock decides."""
+    with transaction.atomic():
+        game = _locked_game(game_id)
+        colour = _player_colour(game, player)
+        if not game.is_active:
+            raise _game_over_error(game)
+        if game.side_to_move == colour or not _adjudicate_locked(game, now):
+            left = game.clock.remaining_ms(game.side_to_move, now)
+            raise Conflict(
+                f"{COLOUR_NAME[game.side_to_move]} still has {left / 1000:.1f} s.",
+                code="not_flagged",
+            )
+    return game
+
+
+def _active_for(game_id: int, player: User, now: datetime) -> tuple[Game, str]:
+    """Lock the game for ``player``'s action; adjudicate a pending flag first."""
+    game = _locked_game(game_id)
+    colour = _player_colour(game, player)
+    _adjudicate_locked(game, now)
+    if not game.is_active:
+        raise _game_over_error(game)
+    return game, colour
+
+
+def game_resign(*, game_id: int, player: User, now: datetime) -> Game:
+    with transaction.atomic():
+        game, colour = _active_for(game_id, player, now)
+        _finish_locked(game, _win_for(_other(colour)), Game.Termination.RESIGNATION, now)
+    return game
+
+
+def game_abort(*, game_id: int, player: User, now: datetime) -> Game:
+    """Either player may abort before both have made their first move."""
+    with transaction.atomic():
+        game, _ = _active_for(game_id, player, now)
+        if game.ply >= 2:
+            raise Conflict(
+                "Both players have moved: resign instead of aborting.", code="too_late_to_abort"
+            )
+        _finish_locked(game, "", Game.Termination.ABORTED, now, aborted=True)
+    return game
+
+
+def game_draw_offer(*, game_id: int, player: User, now: datetime) -> Game:
+    """Offer a draw; if the opponent already offers one, this accepts it."""
+    with transaction.atomic():
+        game, colour = _active_for(game_id, player, now)
+        if game.draw_offer == _other(colour):
+            _finish_locked(game, engine.DRAW, Game.Termination.AGREEMENT, now)
+            return game
+        if game.draw_offer == colour:
+            raise Conflict("You already offer a draw.", code="draw_already_offered")
+        game.draw_offer = colour
+        game.save(update_fields=["draw_offer"])
+        _after_commit(game, now, schedule=False)
+    return game
+
+
+def game_draw_answer(*, game_id: int, player: User, accept: bool, now: datetime) -> Game:
+    with transaction.atomic():
+        game, colour = _active_for(game_id, player, now)
+        if game.draw_offer != _other(colour):
+            raise Conflict("Your opponent does not offer a draw.", code="no_draw_offer")
+        if accept:
+            _finish_locked(game, engine.DRAW, Game.Termination.AGREEMENT, now)
+        else:
+            game.draw_offer = ""
+            game.save(update_fields=["draw_offer"])
+            _after_commit(game, now, schedule=False)
+    return game
+
+
+# --- after commit: events and the deadline task --------------------------------------------------
+
+
+def _after_commit(game: Game, now: datetime, *, schedule: bool = True) -> None:
+    from games.events import publish_game
+    from games.tasks import adjudicate_game
+
+    game_id = game.pk
+    transaction.on_commit(lambda: publish_game(game_id))
+    if schedule and game.is_active and game.flag_deadline is not None:
+        countdown = (game.flag_deadline - now).total_seconds() + 0.05
+        if countdown <= DEADLINE_TASK_HORIZON_SECONDS:
+            enqueue(adjudicate_game, game_id, countdown=max(0.0, countdown))

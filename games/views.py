@@ -1,0 +1,107 @@
+"""Pages for live play: the lobby and the game page. Writes go through games.services."""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.views.decorators.http import require_POST
+
+from abalone_site.errors import NotFound, ServiceError
+from accounts.models import User
+from games import selectors, services
+from games.api import current_state
+from games.forms import ChallengeForm
+from games.models import Game
+
+
+def lobby(request):
+    now = timezone.now()
+    form = ChallengeForm(request.POST or None)
+    if request.method == "POST":
+        if not request.user.is_authenticated:
+            return redirect(f"{reverse('login')}?next={request.path}")
+        if form.is_valid():
+            try:
+                challenge = _create_challenge(request.user, form.cleaned_data, now)
+            except ServiceError as error:
+                form.add_error(None, error.detail)
+            else:
+                target = challenge.opponent.username if challenge.opponent else "anyone"
+                messages.success(request, f"Challenge sent to {target}.")
+                return redirect("lobby")
+    context = {
+        "form": form,
+        "seeks": selectors.open_seeks(now=now).order_by("-created_at")[:50],
+        "ongoing": selectors.ongoing_games().order_by("-created_at")[:30],
+        "mine": None,
+        "challenges": None,
+    }
+    if request.user.is_authenticated:
+        context["mine"] = selectors.games_of(request.user).order_by("-created_at")[:20]
+        context["challenges"] = selectors.challenges_for(request.user, now=now)
+    return render(request, "games/lobby.html", context)
+
+
+def _create_challenge(user, data, now):
+    opponent = None
+    if data.get("opponent"):
+        opponent = User.objects.filter(username__iexact=data["opponent"].strip()).first()
+        if opponent is None:
+            raise NotFound(f"There is no player called '{data['opponent'].strip()}'.")
+    return services.challenge_create(
+        challenger=user,
+        opponent=opponent,
+        colour=data["colour"],
+        game_settings=services.GameSettings(
+            base_seconds=data["base_seconds"],
+            increment_seconds=data["increment"],
+            marbles_to_win=data["marbles"],
+            start=data["start"],
+            rated=data["rated"],
+        ),
+        now=now,
+    )
+
+
+@login_required
+@require_POST
+def challenge_action(request, challenge_id: int, action: str):
+    now = timezone.now()
+    try:
+        match action:
+            case "accept":
+                game = services.challenge_accept(
+                    challenge_id=challenge_id, user=request.user, now=now
+                )
+                return redirect(game)
+            case "decline":
+                services.challenge_decline(challenge_id=challenge_id, user=request.user, now=now)
+                messages.success(request, "Challenge declined.")
+            case "cancel":
+                services.challenge_cancel(challenge_id=challenge_id, user=request.user, now=now)
+                messages.success(request, "Challenge cancelled.")
+            case _:
+                return render(request, "404.html", {"path": request.path}, status=404)
+    except ServiceError as error:
+        if error.status == 403:
+            return render(request, "403.html", {"detail": error.detail}, status=403)
+        messages.error(request, error.detail)
+    return redirect("lobby")
+
+
+def game_detail(request, game_id: int):
+    game = get_object_or_404(Game.objects.select_related("black", "white"), pk=game_id)
+    state = current_state(game_id)
+    colour = game.colour_of(request.user) if request.user.is_authenticated else None
+    return render(
+        request,
+        "games/game.html",
+        {
+            "game": game,
+            "state": state,
+            "my_colour": colour or "",
+            "api_base": reverse("api-game", args=[game_id]),
+            "ws_path": f"/ws/games/{game_id}/",
+        },
+    )

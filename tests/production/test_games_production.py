@@ -1,0 +1,174 @@
+"""Live games in the production shape: real threads on PostgreSQL, a real Celery worker and a
+real Celery beat through Redis. Skipped, with the reason, without DATABASE_URL and REDIS_URL."""
+
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from django.db import connection
+from django.utils import timezone
+
+from abalone_site.errors import Conflict
+from games import engine, services
+from games.models import Game, Move
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def new_game(black, white, *, base=60, first_move=30):
+    return services.game_create(
+        black=black,
+        white=white,
+        game_settings=services.GameSettings(base, 0, 6, "belgian", True),
+        now=timezone.now(),
+        first_move_seconds=first_move,
+    )
+
+
+def wait_for(predicate, timeout=15.0):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def race(game, player, moves) -> list[str]:
+    """Submit ``moves`` for the same ply from one thread each, released together."""
+    barrier = threading.Barrier(len(moves))
+    outcomes = []
+
+    def submit(notation):
+        try:
+            barrier.wait()
+            services.game_move_apply(
+                game_id=game.pk, player=player, move=notation, expected_ply=0, now=timezone.now()
+            )
+            outcomes.append("ok")
+        except Conflict as error:
+            outcomes.append(error.code)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=submit, args=(m,)) for m in moves]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return sorted(outcomes)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_racing_moves_give_one_success_and_one_409(make_player):
+    black, white = make_player("racer_b"), make_player("racer_w")
+    moves = [m.notation for m in engine.legal_moves(engine.BELGIAN_DAISY_START)[:2]]
+    for _round in range(5):
+        game = new_game(black, white)
+        assert race(game, black, moves) == ["ok", "stale_ply"]
+        assert Move.objects.filter(game=game).count() == 1
+        assert Game.objects.get(pk=game.pk).ply == 1
+
+
+def _play_first_moves(game, black, white):
+    for player in (black, white):
+        game.refresh_from_db()
+        move = engine.legal_moves(engine.Position.from_string(game.position))[0].notation
+        services.game_move_apply(
+            game_id=game.pk, player=player, move=move, expected_ply=game.ply, now=timezone.now()
+        )
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_task_scheduled_at_the_deadline_adjudicates_an_unwatched_game(
+    make_player, celery_worker_thread
+):
+    black, white = make_player("flag_b"), make_player("flag_w")
+    game = new_game(black, white, base=2)
+    _play_first_moves(game, black, white)  # Black's 2 s main clock now runs; nobody watches
+    game.refresh_from_db()
+    deadline = game.flag_deadline
+    assert wait_for(lambda: Game.objects.get(pk=game.pk).status == "finished")
+    game.refresh_from_db()
+    assert (game.result, game.termination) == ("0-1", "time")
+    assert game.ended_at >= deadline
+    print(f"adjudicated {(game.ended_at - deadline).total_seconds():.3f} s after the deadline")
+
+
+@pytest.fixture
+def celery_beat_process():
+    """A real `celery beat` process sending the periodic sweep through Redis."""
+    with tempfile.TemporaryDirectory() as scratch:
+        process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                "abalone_site",
+                "beat",
+                "--loglevel=info",
+                "--schedule",
+                os.path.join(scratch, "beat-schedule"),
+            ],
+            cwd=ROOT,
+            env=dict(os.environ),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+        )
+        try:
+            yield process
+        finally:
+            process.terminate()
+            process.wait(timeout=10)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_beat_sweep_adjudicates_when_no_deadline_task_exists(make_player, celery_beat_process):
+    """Drop every scheduled task, then let only the beat's sweep find the flagged game."""
+    from celery.contrib.testing.worker import start_worker
+
+    from abalone_site.celery import app
+
+    black, white = make_player("sweep_b"), make_player("sweep_w")
+    game = new_game(black, white, base=1)
+    _play_first_moves(game, black, white)
+    # Simulate a lost deadline task (worker killed): only the sweep can end this game now.
+    app.control.purge()
+    Game.objects.filter(pk=game.pk).update(flag_deadline=timezone.now() - timedelta(milliseconds=1))
+    app.loader.import_default_modules()
+    with start_worker(
+        app, pool="solo", concurrency=1, perform_ping_check=False, shutdown_timeout=10
+    ):
+        assert wait_for(lambda: Game.objects.get(pk=game.pk).status == "finished", timeout=20)
+    game.refresh_from_db()
+    assert (game.result, game.termination) == ("0-1", "time")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_duplicate_adjudication_deliveries_change_nothing(make_player, celery_worker_thread):
+    from games.tasks import adjudicate_game, sweep_flags
+
+    black, white = make_player("dup_b"), make_player("dup_w")
+    game = new_game(black, white, base=1)
+    _play_first_moves(game, black, white)
+    assert wait_for(lambda: Game.objects.get(pk=game.pk).status == "finished")
+    finished = Game.objects.get(pk=game.pk)
+    for _ in range(3):
+        adjudicate_game.delay(game.pk)
+        sweep_flags.delay()
+    time.sleep(1.0)
+    again = Game.objects.get(pk=game.pk)
+    assert (again.result, again.termination, again.ended_at, again.white_ms, again.black_ms) == (
+        finished.result,
+        finished.termination,
+        finished.ended_at,
+        finished.white_ms,
+        finished.black_ms,
+    )

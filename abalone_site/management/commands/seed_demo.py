@@ -1,12 +1,18 @@
 """Demo data for the embedded default: clubs and a few dozen players. Idempotent."""
 
 import random
+from datetime import timedelta
 
+from django.contrib.auth.hashers import make_password
 from django.core.management.base import BaseCommand
 from django.db import transaction
+from django.utils import timezone
 
 from accounts.models import User
 from clubs.models import Club, JoinRequest, Membership
+from games.demo import play_demo_game
+from games.models import Game
+from games.services import GameSettings
 
 DEMO_PASSWORD = "sumito-demo"  # noqa: S105 - documented demo credential
 
@@ -78,12 +84,13 @@ class Command(BaseCommand):
         rng = random.Random(2026)
         created = 0
         users = {}
+        password_hash = make_password(DEMO_PASSWORD)
         for username, display_name, country in PLAYERS:
             user = User.objects.filter(username__iexact=username).first()
             if user is None:
-                user = User.objects.create_user(
+                user = User.objects.create(
                     username=username,
-                    password=DEMO_PASSWORD,
+                    password=password_hash,  # one hash for all: hashing is slow on purpose
                     email=f"{username}@example.org",
                     display_name=display_name,
                     country=country,
@@ -116,10 +123,43 @@ class Command(BaseCommand):
                     u for u in others if not Membership.objects.filter(club=club, user=u).exists()
                 )
                 JoinRequest.objects.create(club=club, user=outsider, message="I play on Thursdays.")
+        self._games(users, rng)
         self.stdout.write(
             self.style.SUCCESS(
                 f"Demo data ready: {created} new players ({User.objects.count()} in all), "
-                f"{Club.objects.count()} clubs. Log in as any demo player "
+                f"{Club.objects.count()} clubs, {Game.objects.count()} games. "
+                f"Log in as any demo player "
                 f"(e.g. alice) or 'admin' with password '{DEMO_PASSWORD}'."
             )
         )
+
+    def _games(self, users, rng):
+        """Finished games with full records, and two in progress; only on the first run."""
+        if Game.objects.filter(black__in=users.values()).exists():
+            return
+        now = timezone.now()
+        finished = [
+            ("alice", "bruno", GameSettings(600, 0, 6, "belgian", True)),
+            ("chloe", "dmitri", GameSettings(180, 2, 4, "belgian", True)),
+            ("elena", "femke", GameSettings(900, 0, 6, "standard", True)),
+            ("gabor", "hana", GameSettings(300, 0, 4, "german", True)),
+            ("lea", "alice", GameSettings(600, 0, 6, "belgian", False)),
+            ("ivan", "julia", GameSettings(1800, 0, 6, "belgian", True)),
+        ]
+        total = len(finished) + 2
+        for number, (black, white, game_settings) in enumerate(finished, start=1):
+            self.stdout.write(f"\r  demo games {number}/{total}", ending="")
+            play_demo_game(
+                black=users[black], white=users[white], game_settings=game_settings,
+                start_at=now - timedelta(days=number, hours=rng.randint(0, 12)), plies=None,
+                rng=rng,
+            )
+        for number, (black, white) in enumerate([("karl", "nina"), ("oscar", "paula")],
+                                                start=len(finished) + 1):
+            self.stdout.write(f"\r  demo games {number}/{total}", ending="")
+            play_demo_game(
+                black=users[black], white=users[white],
+                game_settings=GameSettings(1800, 10, 6, "belgian", True),
+                start_at=now - timedelta(minutes=3), plies=12, rng=rng,
+            )
+        self.stdout.write("")

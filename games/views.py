@@ -1,5 +1,7 @@
 """Pages for live play: the lobby and the game page. Writes go through games.services."""
 
+import json
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render
@@ -36,10 +38,14 @@ def lobby(request):
         "ongoing": selectors.ongoing_games().order_by("-created_at")[:30],
         "mine": None,
         "challenges": None,
+        "my_challenge_ids": "[]",
     }
     if request.user.is_authenticated:
         context["mine"] = selectors.games_of(request.user).order_by("-created_at")[:20]
         context["challenges"] = selectors.challenges_for(request.user, now=now)
+        context["my_challenge_ids"] = json.dumps(
+            [c.pk for c in context["challenges"] if c.challenger_id == request.user.pk]
+        )
     return render(request, "games/lobby.html", context)
 
 

@@ -154,6 +154,9 @@ BACKGROUND_JOBS_IN_PROCESS = EMBEDDED
 GAME_FIRST_MOVE_SECONDS = env.int("GAME_FIRST_MOVE_SECONDS", default=60)
 CHALLENGE_EXPIRY_SECONDS = env.int("CHALLENGE_EXPIRY_SECONDS", default=20 * 60)
 
+# --- Ratings -------------------------------------------------------------------------------
+RATING_DEFAULT = env.int("RATING_DEFAULT", default=1500)
+
 # --- Auth ------------------------------------------------------------------------------------
 AUTH_USER_MODEL = "accounts.User"
 AUTH_PASSWORD_VALIDATORS = [

@@ -25,6 +25,7 @@ from accounts.models import User
 from games import clock as game_clock
 from games import engine
 from games.models import Challenge, Game, Move
+from tournaments.models import Board
 
 BLACK, WHITE = "b", "w"
 COLOUR_NAME = {BLACK: "Black", WHITE: "White"}
@@ -76,6 +77,7 @@ def game_create(
     game_settings: GameSettings,
     now: datetime,
     first_move_seconds: int | None = None,
+    max_plies_result: str = "draw",
 ) -> Game:
     """Create a started game; Black's first-move timer runs from ``now``."""
     game_settings = game_settings.validated()
@@ -96,6 +98,7 @@ def game_create(
         start_position=start.to_string(),
         position=start.to_string(),
         first_move_seconds=first_move_seconds,
+        max_plies_result=max_plies_result,
         black_ms=clock.black_ms,
         white_ms=clock.white_ms,
         turn_started_at=now,
@@ -354,6 +357,13 @@ def _finish_locked(
     game.ended_at = now
     game.save()
     _after_commit(game, now)
+    from ratings.services import rating_apply_game
+
+    rating_apply_game(game=game, now=now)
+    if Board.objects.filter(game=game).exists():
+        from tournaments.services import tournament_game_finished
+
+        tournament_game_finished(game=game, now=now)
     return True
 
 
@@ -368,6 +378,8 @@ def _adjudicate_locked(game: Game, now: datetime) -> bool:
         return False
     loser = game.side_to_move
     if game.ply < 2:
+        if Board.objects.filter(game=game).exists():  # in a tournament: a forfeit
+            return _finish_locked(game, _win_for(_other(loser)), Game.Termination.FORFEIT, now)
         if not game.rated:
             return _finish_locked(game, "", Game.Termination.ABORTED, now, aborted=True)
         return _finish_locked(game, _win_for(_other(loser)), Game.Termination.ABANDONED, now)

@@ -172,3 +172,46 @@ def test_duplicate_adjudication_deliveries_change_nothing(make_player, celery_wo
         finished.white_ms,
         finished.black_ms,
     )
+
+
+def resign_together(pairs) -> list[Exception]:
+    """Resign every (game, loser) in ``pairs`` at the same moment from its own thread."""
+    barrier = threading.Barrier(len(pairs))
+    errors = []
+
+    def resign(game, loser):
+        try:
+            barrier.wait()
+            services.game_resign(game_id=game.pk, player=loser, now=timezone.now())
+        except Exception as error:  # noqa: BLE001 - reported by the caller
+            errors.append(error)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=resign, args=pair) for pair in pairs]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return errors
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_games_of_one_player_finishing_at_once_both_count(make_player):
+    """Both resignations race on PostgreSQL: the shared player's rating counts both games."""
+    from ratings.models import PlayerRating, RatingChange
+
+    hub, left, right = make_player("hub"), make_player("left"), make_player("right")
+    for _ in range(3):
+        games = [new_game(hub, left, base=600), new_game(right, hub, base=600)]
+        for game, (black, white) in zip(games, [(hub, left), (right, hub)], strict=True):
+            _play_first_moves(game, black, white)
+        before = PlayerRating.objects.filter(user=hub, category="rapid").first()
+        before_games = before.games if before else 0
+        assert resign_together([(games[0], left), (games[1], right)]) == []
+        hub_rating = PlayerRating.objects.get(user=hub, category="rapid")
+        assert hub_rating.games == before_games + 2
+        changes = list(RatingChange.objects.filter(user=hub).order_by("pk"))
+        assert hub_rating.rating == changes[-1].rating_after
+        # the second change starts from the first one's result: nothing was lost
+        assert changes[-1].rating_before == changes[-2].rating_after

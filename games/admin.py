@@ -1,0 +1,43 @@
+from django.contrib import admin
+
+from .models import Challenge, Game, Move
+
+
+class MoveInline(admin.TabularInline):
+    model = Move
+    extra = 0
+    readonly_fields = ("ply", "notation", "played_at", "clock_ms", "spent_ms", "pushed_off")
+    fields = readonly_fields
+
+
+@admin.register(Game)
+class GameAdmin(admin.ModelAdmin):
+    list_display = (
+        "id",
+        "black",
+        "white",
+        "status",
+        "result",
+        "termination",
+        "ply",
+        "time_control_label",
+        "rated",
+        "created_at",
+    )
+    list_filter = ("status", "termination", "rated", "start")
+    search_fields = ("black__username", "white__username")
+    raw_id_fields = ("black", "white")
+    inlines = [MoveInline]
+
+
+@admin.register(Challenge)
+class ChallengeAdmin(admin.ModelAdmin):
+    list_display = ("id", "challenger", "opponent", "status", "time_control_label", "created_at")
+    list_filter = ("status",)
+    raw_id_fields = ("challenger", "opponent", "game")
+
+
+@admin.register(Move)
+class MoveAdmin(admin.ModelAdmin):
+    list_display = ("game", "ply", "notation", "played_at", "clock_ms")
+    raw_id_fields = ("game",)

@@ -1,0 +1,25 @@
+from django.contrib import admin
+
+from .models import PlayerRating, RatingChange
+
+
+@admin.register(PlayerRating)
+class PlayerRatingAdmin(admin.ModelAdmin):
+    list_display = ("user", "category", "rating", "games", "peak", "last_game_at")
+    list_filter = ("category",)
+    search_fields = ("user__username",)
+
+
+@admin.register(RatingChange)
+class RatingChangeAdmin(admin.ModelAdmin):
+    list_display = (
+        "user",
+        "category",
+        "rating_before",
+        "rating_after",
+        "game",
+        "board",
+        "played_at",
+    )
+    list_filter = ("category",)
+    raw_id_fields = ("user", "game", "board")

@@ -1,0 +1,77 @@
+from django.conf import settings
+from django.db import models
+
+
+class PlayerRating(models.Model):
+    """A player's current rating in one speed category."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings"
+    )
+    category = models.CharField(max_length=10)
+    rating = models.IntegerField()
+    games = models.PositiveIntegerField(default=0)
+    reached_2400 = models.BooleanField(default=False)
+    peak = models.IntegerField()
+    last_game_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "category"], name="one_rating_per_category")
+        ]
+        indexes = [models.Index(fields=["category", "-rating"])]
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.category} {self.rating}"
+
+    @property
+    def provisional(self) -> bool:
+        from ratings.elo import PROVISIONAL_GAMES
+
+        return self.games < PROVISIONAL_GAMES
+
+
+class RatingChange(models.Model):
+    """One player's rating change from one rated game; exactly one per player and game."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes"
+    )
+    game = models.ForeignKey(
+        "games.Game", on_delete=models.CASCADE, null=True, blank=True, related_name="rating_changes"
+    )
+    board = models.ForeignKey(
+        "tournaments.Board",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="rating_changes",
+    )
+    category = models.CharField(max_length=10)
+    rating_before = models.IntegerField()
+    rating_after = models.IntegerField()
+    opponent_rating = models.IntegerField()
+    score = models.DecimalField(max_digits=2, decimal_places=1)
+    played_at = models.DateTimeField(db_index=True)
+
+    class Meta:
+        ordering = ["played_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "game"],
+                name="one_change_per_game",
+                condition=models.Q(game__isnull=False),
+            ),
+            models.UniqueConstraint(
+                fields=["user", "board"],
+                name="one_change_per_board",
+                condition=models.Q(board__isnull=False),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.category} {self.rating_before}→{self.rating_after}"
+
+    @property
+    def delta(self) -> int:
+        return self.rating_after - self.rating_before

@@ -1,0 +1,83 @@
+"""A rated game changes both ratings exactly once, in the transaction of its result."""
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from games import engine, services
+from ratings.models import PlayerRating, RatingChange
+
+pytestmark = pytest.mark.django_db
+T0 = datetime(2026, 11, 21, 12, 0, tzinfo=UTC)
+
+
+def at(seconds):
+    return T0 + timedelta(seconds=seconds)
+
+
+def started_game(black, white, *, rated=True, base=600):
+    game = services.game_create(
+        black=black,
+        white=white,
+        now=T0,
+        game_settings=services.GameSettings(base, 0, 6, "belgian", rated),
+    )
+    for seconds, player in ((1, black), (2, white)):
+        game.refresh_from_db()
+        notation = engine.legal_moves(engine.Position.from_string(game.position))[0].notation
+        game = services.game_move_apply(
+            game_id=game.pk, player=player, move=notation, expected_ply=game.ply, now=at(seconds)
+        )
+    return game
+
+
+def rating(user, category="rapid"):
+    return PlayerRating.objects.get(user=user, category=category)
+
+
+def test_a_rated_win_changes_both_ratings_once(make_player):
+    black, white = make_player("rb"), make_player("rw")
+    game = started_game(black, white)
+    services.game_resign(game_id=game.pk, player=white, now=at(3))
+    assert (rating(black).rating, rating(white).rating) == (1520, 1480)
+    assert (rating(black).games, rating(white).games) == (1, 1)
+    # repeated finishing paths change nothing
+    services.game_adjudicate(game_id=game.pk, now=at(10_000))
+    assert (
+        services.game_finish(game_id=game.pk, result="0-1", termination="forfeit", now=at(10_001))
+        is False
+    )
+    assert RatingChange.objects.filter(game=game).count() == 2
+    assert rating(black).rating == 1520
+    change = RatingChange.objects.get(game=game, user=black)
+    assert (change.rating_before, change.rating_after, change.opponent_rating) == (1500, 1520, 1500)
+
+
+def test_blitz_and_rapid_are_separate(make_player):
+    black, white = make_player("bb"), make_player("bw")
+    game = started_game(black, white, base=180)
+    services.game_resign(game_id=game.pk, player=black, now=at(3))
+    assert rating(white, "blitz").rating == 1520
+    assert not PlayerRating.objects.filter(category="rapid").exists()
+
+
+def test_casual_and_aborted_games_are_not_rated(make_player):
+    black, white = make_player("cb"), make_player("cw")
+    casual = started_game(black, white, rated=False)
+    services.game_resign(game_id=casual.pk, player=black, now=at(3))
+    aborted = services.game_create(
+        black=black,
+        white=white,
+        now=T0,
+        game_settings=services.GameSettings(600, 0, 6, "belgian", True),
+    )
+    services.game_abort(game_id=aborted.pk, player=black, now=at(1))
+    assert not RatingChange.objects.exists()
+
+
+def test_a_draw_between_equals_changes_nothing_but_counts(make_player):
+    black, white = make_player("db"), make_player("dw")
+    game = started_game(black, white)
+    services.game_draw_offer(game_id=game.pk, player=black, now=at(3))
+    services.game_draw_answer(game_id=game.pk, player=white, accept=True, now=at(4))
+    assert (rating(black).rating, rating(black).games, rating(white).games) == (1500, 1, 1)

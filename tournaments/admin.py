@@ -1,0 +1,48 @@
+from django.contrib import admin
+
+from .models import (
+    Arbiter,
+    Board,
+    ByeRequest,
+    Entrant,
+    ForbiddenPair,
+    ResultChange,
+    Round,
+    Tournament,
+)
+
+
+class EntrantInline(admin.TabularInline):
+    model = Entrant
+    extra = 0
+    raw_id_fields = ("user",)
+
+
+@admin.register(Tournament)
+class TournamentAdmin(admin.ModelAdmin):
+    list_display = ("name", "club", "format", "status", "current_round", "rounds", "play_mode")
+    list_filter = ("format", "status", "play_mode")
+    search_fields = ("name", "club__name")
+    inlines = [EntrantInline]
+
+
+@admin.register(Round)
+class RoundAdmin(admin.ModelAdmin):
+    list_display = ("tournament", "number", "status", "paired_at", "started_at", "finished_at")
+    list_filter = ("status",)
+
+
+@admin.register(Board)
+class BoardAdmin(admin.ModelAdmin):
+    list_display = ("round", "number", "black", "white", "bye", "result", "termination")
+    raw_id_fields = ("black", "white", "game", "round")
+
+
+@admin.register(ResultChange)
+class ResultChangeAdmin(admin.ModelAdmin):
+    list_display = ("board", "old_result", "new_result", "changed_by", "changed_at", "reason")
+    raw_id_fields = ("board", "changed_by")
+
+
+for model in (Arbiter, Entrant, ByeRequest, ForbiddenPair):
+    admin.site.register(model, raw_id_fields=[f.name for f in model._meta.fields if f.is_relation])

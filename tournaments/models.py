@@ -1,0 +1,276 @@
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+
+from games.models import START_CHOICES
+
+DEFAULT_TIEBREAKS = ["buchholz_cut1", "buchholz", "sonneborn_berger", "direct_encounter", "wins"]
+
+
+class Tournament(models.Model):
+    class Format(models.TextChoices):
+        SWISS = "swiss", "Swiss (FIDE Dutch)"
+        ROUND_ROBIN = "round_robin", "Round-robin"
+        DOUBLE_ROUND_ROBIN = "double_round_robin", "Double round-robin"
+
+    class PlayMode(models.TextChoices):
+        SERVER = "server", "On the server"
+        OTB = "otb", "Over the board"
+
+    class Entry(models.TextChoices):
+        MEMBERS = "members", "Club members only"
+        OPEN = "open", "Open to everyone"
+
+    class RoundStart(models.TextChoices):
+        AUTO = "auto", "Automatically, a pause after the previous round"
+        SCHEDULED = "scheduled", "At scheduled times"
+        MANUAL = "manual", "When the director starts it"
+
+    class Status(models.TextChoices):
+        REGISTRATION = "registration", "Registration"
+        RUNNING = "running", "Running"
+        FINISHED = "finished", "Finished"
+
+    club = models.ForeignKey("clubs.Club", on_delete=models.CASCADE, related_name="tournaments")
+    name = models.CharField(max_length=100)
+    slug = models.SlugField(max_length=110, unique=True)
+    description = models.TextField(max_length=4000, blank=True)
+    format = models.CharField(max_length=20, choices=Format.choices, default=Format.SWISS)
+    # Swiss: the number of rounds; round-robin: set when the tournament starts.
+    rounds = models.PositiveSmallIntegerField(default=5)
+    base_seconds = models.PositiveIntegerField(null=True, blank=True, default=600)
+    increment_seconds = models.PositiveIntegerField(default=0)
+    marbles_to_win = models.PositiveSmallIntegerField(default=6)
+    start_position = models.CharField(max_length=16, default="belgian", choices=START_CHOICES)
+    max_plies_result = models.CharField(
+        max_length=8,
+        default="draw",
+        choices=[("draw", "Draw"), ("marbles", "Won by more marbles pushed off")],
+    )
+    rated = models.BooleanField(default=True)
+    play_mode = models.CharField(max_length=6, choices=PlayMode.choices, default=PlayMode.SERVER)
+    entry = models.CharField(max_length=8, choices=Entry.choices, default=Entry.MEMBERS)
+    registration_opens_at = models.DateTimeField(null=True, blank=True)
+    registration_closes_at = models.DateTimeField(null=True, blank=True)
+    max_players = models.PositiveIntegerField(null=True, blank=True)
+    round_start = models.CharField(
+        max_length=10, choices=RoundStart.choices, default=RoundStart.MANUAL
+    )
+    round_pause_seconds = models.PositiveIntegerField(default=60)
+    # Scheduled round starts: ISO date-times, one per round (round_start = scheduled).
+    schedule = models.JSONField(default=list, blank=True)
+    tiebreaks = models.JSONField(default=list)
+    # Points for a pairing-allocated bye: 1, 0.5 or 0.
+    bye_points = models.DecimalField(max_digits=2, decimal_places=1, default=1)
+    status = models.CharField(
+        max_length=12, choices=Status.choices, default=Status.REGISTRATION, db_index=True
+    )
+    current_round = models.PositiveSmallIntegerField(default=0)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("tournament-detail", kwargs={"slug": self.slug})
+
+    @property
+    def is_round_robin(self) -> bool:
+        return self.format != self.Format.SWISS
+
+
+class Arbiter(models.Model):
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="arbiters")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="arbiter_of"
+    )
+    appointed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    appointed_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "user"], name="one_arbiter_role")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} arbiter of {self.tournament}"
+
+
+class Entrant(models.Model):
+    class Status(models.TextChoices):
+        ACTIVE = "active", "Active"
+        WITHDRAWN = "withdrawn", "Withdrawn"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entrants")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="tournament_entries"
+    )
+    rating = models.PositiveIntegerField(default=1500, help_text="rating when the event began")
+    pairing_number = models.PositiveIntegerField(null=True, blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.ACTIVE)
+    # First round the player is paired in (late entry); earlier rounds get `late_bye`.
+    first_round = models.PositiveSmallIntegerField(default=1)
+    late_bye = models.CharField(
+        max_length=1, default="Z", choices=[("Z", "Zero-point bye"), ("H", "Half-point bye")]
+    )
+    withdrawn_from_round = models.PositiveSmallIntegerField(null=True, blank=True)
+    registered_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament", "pairing_number", "-rating", "user__username"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "user"], name="one_entry_per_player"),
+            models.UniqueConstraint(
+                fields=["tournament", "pairing_number"], name="unique_pairing_number"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.tournament}"
+
+
+class ByeRequest(models.Model):
+    entrant = models.ForeignKey(Entrant, on_delete=models.CASCADE, related_name="bye_requests")
+    round_number = models.PositiveSmallIntegerField()
+    kind = models.CharField(
+        max_length=1, default="H", choices=[("H", "Half-point bye"), ("Z", "Zero-point bye")]
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["entrant", "round_number"], name="one_bye_request_per_round"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.entrant} bye {self.kind} in round {self.round_number}"
+
+
+class ForbiddenPair(models.Model):
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="forbidden_pairs"
+    )
+    first = models.ForeignKey(Entrant, on_delete=models.CASCADE, related_name="+")
+    second = models.ForeignKey(Entrant, on_delete=models.CASCADE, related_name="+")
+    reason = models.CharField(max_length=100, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "first", "second"], name="one_forbidden_pair"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.first} never against {self.second}"
+
+
+class Round(models.Model):
+    class Status(models.TextChoices):
+        PAIRED = "paired", "Paired"
+        STARTED = "started", "In play"
+        FINISHED = "finished", "Finished"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="round_set")
+    number = models.PositiveSmallIntegerField()
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PAIRED)
+    scheduled_at = models.DateTimeField(null=True, blank=True)
+    paired_at = models.DateTimeField(null=True, blank=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="one_round_per_number")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} round {self.number}"
+
+
+class Board(models.Model):
+    """One line of a round: a pairing (black moves first), or a player's bye or absence."""
+
+    class Result(models.TextChoices):
+        NONE = "", "Not played yet"
+        BLACK_WINS = "1-0", "1-0"
+        WHITE_WINS = "0-1", "0-1"
+        DRAW = "1/2-1/2", "½-½"
+        BLACK_FORFEIT_WIN = "+-", "+/- (White forfeits)"
+        WHITE_FORFEIT_WIN = "-+", "-/+ (Black forfeits)"
+        DOUBLE_FORFEIT = "--", "-/- (both forfeit)"
+
+    class Bye(models.TextChoices):
+        NONE = "", "Not a bye"
+        PAIRING = "U", "Pairing-allocated bye"
+        HALF = "H", "Half-point bye"
+        ZERO = "Z", "Zero-point bye / absent"
+        FULL = "F", "Full-point bye"
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="boards")
+    number = models.PositiveSmallIntegerField()
+    black = models.ForeignKey(Entrant, on_delete=models.CASCADE, related_name="+")
+    white = models.ForeignKey(
+        Entrant, on_delete=models.CASCADE, related_name="+", null=True, blank=True
+    )
+    bye = models.CharField(max_length=1, choices=Bye.choices, blank=True)
+    result = models.CharField(max_length=7, choices=Result.choices, blank=True)
+    # Marbles pushed off by each side, when known.
+    black_marbles = models.PositiveSmallIntegerField(null=True, blank=True)
+    white_marbles = models.PositiveSmallIntegerField(null=True, blank=True)
+    termination = models.CharField(max_length=16, blank=True)
+    game = models.OneToOneField(
+        "games.Game",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="tournament_board",
+    )
+    note = models.CharField(max_length=300, blank=True, help_text="why this pairing")
+
+    class Meta:
+        ordering = ["round", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "number"], name="one_board_per_number")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.round} board {self.number}"
+
+    @property
+    def is_bye(self) -> bool:
+        return self.white_id is None
+
+
+class ResultChange(models.Model):
+    """The audit trail: every result entered or corrected by a director."""
+
+    board = models.ForeignKey(Board, on_delete=models.CASCADE, related_name="changes")
+    old_result = models.CharField(max_length=7, blank=True)
+    new_result = models.CharField(max_length=7, blank=True)
+    old_marbles = models.CharField(max_length=7, blank=True)
+    new_marbles = models.CharField(max_length=7, blank=True)
+    changed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    changed_at = models.DateTimeField()
+    reason = models.CharField(max_length=200, blank=True)
+
+    class Meta:
+        ordering = ["-changed_at"]
+
+    def __str__(self) -> str:
+        return f"{self.board}: {self.old_result or '—'} → {self.new_result} by {self.changed_by}"

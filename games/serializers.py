@@ -1,8 +1,7 @@
 from rest_framework import serializers
 
 from accounts.serializers import PlayerSerializer
-from games import engine
-from games.models import Challenge
+from games.models import START_CHOICES, Challenge
 from games.selectors import PRESETS
 
 
@@ -49,7 +48,7 @@ class ChallengeCreateSerializer(serializers.Serializer):
     )
     increment_seconds = serializers.IntegerField(required=False, min_value=0, max_value=600)
     marbles_to_win = serializers.IntegerField(required=False, min_value=1, max_value=6)
-    start = serializers.ChoiceField(choices=list(engine.START_NAMES), default="belgian")
+    start = serializers.ChoiceField(choices=START_CHOICES, default="belgian")
     rated = serializers.BooleanField(default=True)
 
     def validate(self, data):

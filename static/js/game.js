@@ -1,0 +1,777 @@
+/* Sumito: the live game page. Plain ES2020, no build step.
+ *
+ * The server is the only authority: this script draws the state document it sends (embedded in
+ * the page, answered by the API, pushed over the WebSocket), offers only the legal moves listed
+ * in it, and sends moves with the version (ply) it was drawn from. Clocks count down locally from
+ * the server's values, measured on the monotonic clock from the moment the state arrived; at zero
+ * the page asks the server to decide (claim-flag for the opponent, a read for everyone else).
+ */
+(() => {
+  "use strict";
+
+  const ROWS = "abcdefghi";
+  const DIRECTIONS = { E: [0, 1], W: [0, -1], NE: [1, 1], SW: [-1, -1], NW: [1, 0], SE: [-1, 0] };
+  // Arrows as seen from Black's side; White's view is turned by 180 degrees.
+  const ARROWS = { E: "→", W: "←", NE: "↗", SW: "↙", NW: "↖", SE: "↘" };
+  const TURNED = { E: "W", W: "E", NE: "SW", SW: "NE", NW: "SE", SE: "NW" };
+  const COLOUR_NAME = { b: "Black", w: "White" };
+  const SVG_NS = "http://www.w3.org/2000/svg";
+  const UNIT = 50; // distance between neighbouring cell centres in SVG units
+  const ROW_HEIGHT = UNIT * Math.sqrt(3) / 2;
+  const MARGIN = UNIT * 1.05;
+
+  const $ = (id) => document.getElementById(id);
+  const root = $("game");
+  const stateScript = $("game-state");
+  if (!root || !stateScript) return;
+
+  const myColour = root.dataset.myColour || "";
+  const apiBase = root.dataset.apiBase;
+  const wsPath = root.dataset.wsPath;
+  const flipped = myColour === "w";
+
+  let state = JSON.parse(stateScript.textContent);
+  // When the embedded state left the server, on the performance.now() timeline: the first byte of
+  // the page's response (the local wall clock is never used for timing).
+  let receivedAt = navigationResponseStart();
+  let occupancy = new Map();
+  let groups = new Map(); // sorted marble set -> legal moves
+  let selection = [];
+  let lastMove = { from: [], to: [] };
+  let busy = false;
+  let flagHandledFor = null;
+  let socket = null;
+  let reconnectAttempts = 0;
+  let everConnected = false;
+  let reconnectTimer = null;
+  const cells = new Map(); // cell name -> its <g>
+
+  // --- cells and geometry --------------------------------------------------------------------------
+
+  function cellName(row, diagonal) {
+    return ROWS[row] + (diagonal + 1);
+  }
+
+  function parseCell(name) {
+    return [ROWS.indexOf(name[0]), Number(name.slice(1)) - 1];
+  }
+
+  function isCell(row, diagonal) {
+    return row >= 0 && row <= 8 && diagonal >= 0 && diagonal <= 8 && Math.abs(diagonal - row) <= 4;
+  }
+
+  function step(name, direction, times = 1) {
+    const [row, diagonal] = parseCell(name);
+    const [dr, dd] = DIRECTIONS[direction];
+    const r = row + dr * times;
+    const d = diagonal + dd * times;
+    return isCell(r, d) ? cellName(r, d) : null;
+  }
+
+  /** SVG coordinates of (row, diagonal), which may lie just off the board (for labels). */
+  function point(row, diagonal) {
+    let x = diagonal - row / 2; // -2 .. 6
+    let y = 8 - row; // 0 .. 8, top to bottom
+    if (flipped) {
+      x = 4 - x;
+      y = 8 - y;
+    }
+    return [MARGIN + (x + 2) * UNIT, MARGIN + y * ROW_HEIGHT];
+  }
+
+  function parsePosition(position) {
+    const [, black, white] = position.split("|");
+    const map = new Map();
+    for (const cell of (black || "").split(",").filter(Boolean)) map.set(cell, "b");
+    for (const cell of (white || "").split(",").filter(Boolean)) map.set(cell, "w");
+    return map;
+  }
+
+  const groupKey = (marbles) => [...marbles].sort().join(",");
+
+  // --- the board (built once, updated in place) ---------------------------------------------------
+
+  function svg(tag, attributes = {}, parent = null) {
+    const node = document.createElementNS(SVG_NS, tag);
+    for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, value);
+    if (parent) parent.appendChild(node);
+    return node;
+  }
+
+  function buildBoard() {
+    const board = $("board");
+    const width = 2 * MARGIN + 8 * UNIT;
+    const height = 2 * MARGIN + 8 * ROW_HEIGHT;
+    const drawing = svg("svg", {
+      viewBox: `0 0 ${width} ${height}`,
+      class: "board-svg",
+    });
+    const defs = svg("defs", {}, drawing);
+    gradient(defs, "marble-b", [["0%", "#6b6f76"], ["45%", "#2a2d32"], ["100%", "#0c0d0f"]]);
+    gradient(defs, "marble-w", [["0%", "#ffffff"], ["55%", "#f1ede6"], ["100%", "#c9c1b3"]]);
+
+    // The frame: a hexagon around the six corner cells, rounded by a thick stroke.
+    const [cx, cy] = point(4, 4);
+    const corners = [[0, 0], [0, 4], [4, 8], [8, 8], [8, 4], [4, 0]].map(([r, d]) => {
+      const [x, y] = point(r, d);
+      const length = Math.hypot(x - cx, y - cy);
+      const grow = (length + UNIT * 0.62) / length;
+      return `${(cx + (x - cx) * grow).toFixed(1)},${(cy + (y - cy) * grow).toFixed(1)}`;
+    });
+    svg("polygon", { points: corners.join(" "), class: "frame" }, drawing);
+
+    // Coordinates: row letters left of each row, diagonal numbers below each diagonal.
+    const labels = svg("g", { class: "coords", "aria-hidden": "true" }, drawing);
+    for (let row = 0; row <= 8; row++) {
+      const [x, y] = point(row, Math.max(0, row - 4) - 1);
+      const label = svg("text", { x: x + (flipped ? -8 : 8), y, "dominant-baseline": "central",
+        "text-anchor": "middle" }, labels);
+      label.textContent = ROWS[row];
+    }
+    for (let diagonal = 0; diagonal <= 8; diagonal++) {
+      const [x, y] = point(Math.max(0, diagonal - 4) - 1, diagonal);
+      const label = svg("text", { x, y: y + (flipped ? 12 : -12), "dominant-baseline": "central",
+        "text-anchor": "middle" }, labels);
+      label.textContent = String(diagonal + 1);
+    }
+
+    for (let row = 0; row <= 8; row++) {
+      for (let diagonal = 0; diagonal <= 8; diagonal++) {
+        if (!isCell(row, diagonal)) continue;
+        const name = cellName(row, diagonal);
+        const [x, y] = point(row, diagonal);
+        const group = svg("g", { class: "cell", "data-cell": name, transform: `translate(${x.toFixed(1)} ${y.toFixed(1)})` }, drawing);
+        svg("circle", { class: "hole", r: UNIT * 0.4 }, group);
+        svg("circle", { class: "marble", r: UNIT * 0.43 }, group);
+        svg("circle", { class: "ring", r: UNIT * 0.47 }, group);
+        svg("circle", { class: "dot", r: UNIT * 0.13 }, group);
+        cells.set(name, group);
+      }
+    }
+    board.appendChild(drawing);
+    drawing.addEventListener("click", (event) => {
+      const cell = event.target.closest("[data-cell]");
+      if (cell) onCellClick(cell.dataset.cell);
+      else clearSelection();
+    });
+    drawing.addEventListener("keydown", (event) => {
+      if (event.key !== "Enter" && event.key !== " ") return;
+      const cell = event.target.closest("[data-cell]");
+      if (!cell) return;
+      event.preventDefault();
+      onCellClick(cell.dataset.cell);
+    });
+  }
+
+  function gradient(defs, id, stops) {
+    const node = svg("radialGradient", { id, cx: "35%", cy: "30%", r: "70%" }, defs);
+    for (const [offset, colour] of stops) svg("stop", { offset, "stop-color": colour }, node);
+  }
+
+  // --- selecting and playing ------------------------------------------------------------------------
+
+  function myTurn() {
+    return Boolean(myColour) && state.status === "started" && state.side_to_move === myColour;
+  }
+
+  function targets() {
+    const found = new Map();
+    for (const move of groups.get(groupKey(selection)) || []) {
+      // In-line: the leading marble's destination; broadside: every destination.
+      const cellsOfMove = move.kind === "inline" ? [move.destinations[move.destinations.length - 1]] : move.destinations;
+      for (const cell of cellsOfMove) {
+        if (!found.has(cell)) found.set(cell, []);
+        found.get(cell).push(move);
+      }
+    }
+    return found;
+  }
+
+  /** Two own marbles two steps apart on a line, with an own marble between: the three of them. */
+  function filledLine(marbles) {
+    if (marbles.length !== 2) return marbles;
+    for (const direction of Object.keys(DIRECTIONS)) {
+      const middle = step(marbles[0], direction);
+      if (middle && step(marbles[0], direction, 2) === marbles[1] && occupancy.get(middle) === myColour) {
+        return [marbles[0], middle, marbles[1]];
+      }
+    }
+    return marbles;
+  }
+
+  function onCellClick(cell) {
+    hideDirectionChoice();
+    if (!myTurn() || busy) return;
+    const reachable = selection.length ? targets().get(cell) : null;
+    if (reachable) {
+      choose(reachable, cell);
+      return;
+    }
+    if (occupancy.get(cell) !== myColour) {
+      clearSelection();
+      return;
+    }
+    // A selection stays if it is the marble set of a legal move, or part of one (a marble that
+    // cannot move alone but can with its neighbours); otherwise it starts again from this marble.
+    const fits = (marbles) => marbles.length > 0
+      && (groups.has(groupKey(marbles)) || isPartOfGroup(marbles));
+    let candidate = selection.includes(cell)
+      ? selection.filter((other) => other !== cell)
+      : filledLine([...selection, cell]);
+    if (!fits(candidate)) candidate = fits([cell]) && !selection.includes(cell) ? [cell] : [];
+    if (candidate.length) setStatus("");
+    else if (!selection.includes(cell)) setStatus(`${cell} cannot move.`);
+    selection = candidate;
+    renderBoard();
+  }
+
+  function isPartOfGroup(marbles) {
+    for (const moves of groups.values()) {
+      const members = moves[0].marbles;
+      if (marbles.every((cell) => members.includes(cell))) return true;
+    }
+    return false;
+  }
+
+  function clearSelection() {
+    hideDirectionChoice();
+    if (!selection.length) return;
+    selection = [];
+    renderBoard();
+  }
+
+  function choose(moves, cell) {
+    if (moves.length === 1) {
+      play(moves[0].notation);
+      return;
+    }
+    // Two broadsides can share a destination: ask which way.
+    const box = $("direction-choice");
+    box.replaceChildren();
+    const prompt = document.createElement("span");
+    prompt.className = "direction-prompt";
+    prompt.textContent = "Which way?";
+    box.appendChild(prompt);
+    for (const move of moves) {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "small";
+      button.dataset.move = move.notation;
+      button.dataset.direction = move.direction;
+      button.setAttribute("aria-label", `${move.direction} (${move.notation})`);
+      button.textContent = `${ARROWS[flipped ? TURNED[move.direction] : move.direction]} ${move.direction} · ${move.notation}`;
+      button.addEventListener("click", () => {
+        hideDirectionChoice();
+        play(move.notation);
+      });
+      box.appendChild(button);
+    }
+    const cancel = document.createElement("button");
+    cancel.type = "button";
+    cancel.className = "small secondary";
+    cancel.textContent = "Cancel";
+    cancel.addEventListener("click", hideDirectionChoice);
+    box.appendChild(cancel);
+    const group = cells.get(cell);
+    const boardBox = $("board").getBoundingClientRect();
+    const cellBox = group.getBoundingClientRect();
+    const parentBox = box.parentElement.getBoundingClientRect();
+    box.hidden = false;
+    const left = cellBox.left + cellBox.width / 2 - parentBox.left - box.offsetWidth / 2;
+    box.style.left = `${Math.max(0, Math.min(left, boardBox.width - box.offsetWidth))}px`;
+    box.style.top = `${cellBox.bottom - parentBox.top + 6}px`;
+    box.querySelector("button").focus();
+  }
+
+  function hideDirectionChoice() {
+    const box = $("direction-choice");
+    if (box && !box.hidden) {
+      box.hidden = true;
+      box.replaceChildren();
+    }
+  }
+
+  async function play(notation) {
+    busy = true;
+    setStatus("");
+    renderBoard();
+    try {
+      applyState(await post("moves/", { move: notation, ply: state.version }), performance.now());
+      selection = [];
+    } catch (error) {
+      showError(error);
+    } finally {
+      busy = false;
+      render();
+    }
+  }
+
+  // --- talking to the server ------------------------------------------------------------------------
+
+  function csrfToken() {
+    const cookie = document.cookie.split(";").map((part) => part.trim())
+      .find((part) => part.startsWith("csrftoken="));
+    if (cookie) return decodeURIComponent(cookie.slice("csrftoken=".length));
+    const field = document.querySelector("input[name=csrfmiddlewaretoken]");
+    return field ? field.value : "";
+  }
+
+  class ApiError extends Error {
+    constructor(status, code, detail) {
+      super(detail);
+      this.status = status;
+      this.code = code;
+    }
+  }
+
+  function firstMessage(body) {
+    if (!body || typeof body !== "object") return null;
+    if (typeof body.detail === "string") return body.detail;
+    for (const value of Object.values(body)) {
+      if (typeof value === "string") return value;
+      if (Array.isArray(value) && typeof value[0] === "string") return value[0];
+    }
+    return null;
+  }
+
+  async function request(method, path, body) {
+    const options = { method, credentials: "same-origin", headers: { Accept: "application/json" } };
+    if (method !== "GET") {
+      options.headers["Content-Type"] = "application/json";
+      options.headers["X-CSRFToken"] = csrfToken();
+      options.body = JSON.stringify(body || {});
+    }
+    let response;
+    try {
+      response = await fetch(apiBase + path, options);
+    } catch (networkError) {
+      throw new ApiError(0, "network", "The server cannot be reached. Check your connection.");
+    }
+    let data = null;
+    try {
+      data = await response.json();
+    } catch (parseError) {
+      data = null;
+    }
+    if (!response.ok) {
+      throw new ApiError(response.status, (data && data.error) || `http_${response.status}`,
+        firstMessage(data) || `The server answered ${response.status}.`);
+    }
+    return data;
+  }
+
+  const post = (path, body) => request("POST", path, body);
+
+  async function refresh() {
+    try {
+      applyState(await request("GET", ""), performance.now());
+    } catch (error) {
+      showError(error);
+    }
+  }
+
+  function showError(error) {
+    setStatus(error.message || String(error), true);
+    if (["stale_ply", "not_your_turn", "game_over", "time_out"].includes(error.code)) refresh();
+  }
+
+  function setStatus(text, isError = false) {
+    const status = $("status");
+    status.textContent = text;
+    status.classList.toggle("error", Boolean(text) && isError);
+  }
+
+  // --- applying a state -------------------------------------------------------------------------------
+
+  function isNewer(next, current) {
+    if (next.version !== current.version) return next.version > current.version;
+    return Date.parse(next.clock.server_now) >= Date.parse(current.clock.server_now);
+  }
+
+  function applyState(next, arrivedAt) {
+    if (!next || next.id !== state.id || !isNewer(next, state)) return false;
+    const previous = state;
+    state = next;
+    receivedAt = arrivedAt;
+    if (next.version !== previous.version) {
+      lastMove = lastMoveCells(next, previous);
+      selection = [];
+      hideDirectionChoice();
+    }
+    prepare();
+    if (selection.length && !groups.has(groupKey(selection))) selection = [];
+    render();
+    return true;
+  }
+
+  function prepare() {
+    occupancy = parsePosition(state.position);
+    groups = new Map();
+    for (const move of state.legal_moves || []) {
+      const key = groupKey(move.marbles);
+      if (!groups.has(key)) groups.set(key, []);
+      groups.get(key).push(move);
+    }
+  }
+
+  /** The cells of the last move: exact when the previous state listed it, else from its notation. */
+  function lastMoveCells(next, previous) {
+    const moves = next.moves || [];
+    if (!moves.length) return { from: [], to: [] };
+    const notation = moves[moves.length - 1].notation;
+    if (previous && next.version === previous.version + 1) {
+      const known = (previous.legal_moves || []).find((move) => move.notation === notation);
+      if (known) return { from: known.marbles, to: known.destinations };
+    }
+    const from = notation.slice(0, 2);
+    if (notation.length === 4) return { from: [from], to: [notation.slice(2, 4)] };
+    // Broadside: both ends of the group and where the first one went.
+    const [end, destination] = [notation.slice(2, 4), notation.slice(4, 6)];
+    const [r0, d0] = parseCell(from);
+    const [r1, d1] = parseCell(destination);
+    const shift = [r1 - r0, d1 - d0];
+    const [re, de] = parseCell(end);
+    const length = Math.max(Math.abs(re - r0), Math.abs(de - d0));
+    const unit = [(re - r0) / (length || 1), (de - d0) / (length || 1)];
+    const marbles = [];
+    for (let i = 0; i <= length; i++) marbles.push([r0 + unit[0] * i, d0 + unit[1] * i]);
+    return {
+      from: marbles.map(([r, d]) => cellName(r, d)),
+      to: marbles.filter(([r, d]) => isCell(r + shift[0], d + shift[1]))
+        .map(([r, d]) => cellName(r + shift[0], d + shift[1])),
+    };
+  }
+
+  // --- drawing the page ---------------------------------------------------------------------------------
+
+  function render() {
+    renderBoard();
+    renderPlayers();
+    renderMoves();
+    renderResult();
+    renderActions();
+    renderClocks();
+  }
+
+  function renderBoard() {
+    const interactive = myTurn() && !busy;
+    const reachable = interactive ? targets() : new Map();
+    const selected = new Set(selection);
+    const from = new Set(lastMove.from);
+    const to = new Set(lastMove.to);
+    const movable = new Set();
+    if (interactive) for (const move of state.legal_moves) for (const cell of move.marbles) movable.add(cell);
+    $("board").classList.toggle("interactive", interactive);
+    $("board").classList.toggle("busy", busy);
+    for (const [name, group] of cells) {
+      const owner = occupancy.get(name) || "";
+      const target = reachable.has(name);
+      const clickable = target || movable.has(name);
+      group.classList.toggle("b", owner === "b");
+      group.classList.toggle("w", owner === "w");
+      group.classList.toggle("selected", selected.has(name));
+      group.classList.toggle("target", target);
+      group.classList.toggle("push", target && Boolean(owner));
+      group.classList.toggle("movable", movable.has(name));
+      group.classList.toggle("last-from", from.has(name) && !to.has(name));
+      group.classList.toggle("last-to", to.has(name));
+      const content = owner ? `${COLOUR_NAME[owner].toLowerCase()} marble` : "empty";
+      const extra = selected.has(name) ? ", selected" : target ? ", move here" : "";
+      group.setAttribute("aria-label", `${name}, ${content}${extra}`);
+      if (clickable) {
+        group.setAttribute("role", "button");
+        group.setAttribute("tabindex", "0");
+      } else {
+        group.setAttribute("role", "img");
+        group.removeAttribute("tabindex");
+      }
+    }
+  }
+
+  function renderPlayers() {
+    const active = state.status === "started" ? state.side_to_move : null;
+    for (const colour of ["b", "w"]) {
+      $(`player-${colour}`).classList.toggle("to-move", colour === active);
+      $(`clock-${colour}`).classList.toggle("active", colour === active && state.clock.running);
+      // A side's score is the opponent's marbles it pushed off.
+      const score = colour === "b" ? state.pushed_off.white : state.pushed_off.black;
+      const box = $(`score-${colour}`);
+      box.querySelector(".score-count").textContent = String(score);
+      const captured = box.querySelector(".captured");
+      captured.replaceChildren();
+      for (let i = 0; i < state.marbles_to_win; i++) {
+        const slot = document.createElement("span");
+        slot.className = `slot${i < score ? ` taken ${colour === "b" ? "w" : "b"}` : ""}`;
+        captured.appendChild(slot);
+      }
+      box.setAttribute("aria-label", `${COLOUR_NAME[colour]} pushed off ${score} of ${state.marbles_to_win}`);
+    }
+    const turn = $("turn");
+    if (state.status !== "started") {
+      turn.textContent = "";
+      turn.hidden = true;
+    } else {
+      turn.hidden = false;
+      turn.dataset.side = state.side_to_move;
+      turn.textContent = state.side_to_move === myColour ? "Your turn"
+        : `${COLOUR_NAME[state.side_to_move]} to move`;
+    }
+    const base = document.title.replace(/^Your turn · /, "");
+    document.title = myTurn() ? `Your turn · ${base}` : base;
+  }
+
+  function renderMoves() {
+    const list = $("moves");
+    const moves = state.moves || [];
+    list.replaceChildren();
+    if (!moves.length) {
+      const empty = document.createElement("li");
+      empty.className = "empty muted";
+      empty.textContent = "No moves yet. Black moves first.";
+      list.appendChild(empty);
+      return;
+    }
+    let item = null;
+    for (const move of moves) {
+      if (move.ply % 2 === 1 || !item) {
+        item = document.createElement("li");
+        const number = document.createElement("span");
+        number.className = "move-no";
+        number.textContent = `${Math.ceil(move.ply / 2)}.`;
+        item.appendChild(number);
+        if (move.ply % 2 === 0) item.appendChild(document.createElement("span")); // White first
+        list.appendChild(item);
+      }
+      const cell = document.createElement("span");
+      cell.className = "move";
+      cell.dataset.ply = String(move.ply);
+      cell.textContent = move.notation;
+      if (move.pushed_off) {
+        cell.classList.add("pushed-off");
+        cell.title = "pushed a marble off";
+      }
+      if (move.ply === moves[moves.length - 1].ply) cell.classList.add("last");
+      item.appendChild(cell);
+    }
+    list.scrollTop = list.scrollHeight;
+  }
+
+  function resultText() {
+    if (state.status === "aborted") return "Game aborted";
+    const winner = state.result === "1-0" ? "Black" : state.result === "0-1" ? "White" : null;
+    const loser = winner === "Black" ? "White" : "Black";
+    switch (state.termination) {
+      case "marbles": return `${winner} wins by marbles pushed off`;
+      case "resignation": return `${winner} wins by resignation`;
+      case "time": return `${winner} wins on time`;
+      case "agreement": return "Draw agreed";
+      case "repetition": return "Draw by threefold repetition";
+      case "move_cap": return winner ? `${winner} wins at the move limit` : "Draw at the move limit";
+      case "no_legal_moves": return `${winner} wins: ${loser} has no legal move`;
+      case "abandoned": return `${winner} wins: ${loser} did not make a first move`;
+      case "forfeit": return winner ? `${winner} wins by forfeit` : "Forfeit";
+      default: return winner ? `${winner} wins` : "Draw";
+    }
+  }
+
+  function renderResult() {
+    const banner = $("result");
+    if (state.status === "started") {
+      banner.hidden = true;
+      return;
+    }
+    const score = { "1-0": "1–0", "0-1": "0–1", "1/2-1/2": "½–½" }[state.result] || "–";
+    banner.querySelector(".result-score").textContent = score;
+    banner.querySelector(".result-text").textContent = resultText();
+    banner.dataset.result = state.result || "";
+    banner.hidden = false;
+  }
+
+  function renderActions() {
+    if (!myColour) return;
+    const active = state.status === "started";
+    const opponent = myColour === "b" ? "w" : "b";
+    const bothMoved = state.version >= 2;
+    const show = (id, visible) => {
+      $(id).hidden = !visible;
+      $(id).disabled = busy;
+    };
+    show("resign", active && bothMoved);
+    show("abort", active && !bothMoved);
+    show("draw-offer", active && bothMoved && !state.draw_offer);
+    show("draw-accept", active && state.draw_offer === opponent);
+    show("draw-decline", active && state.draw_offer === opponent);
+    const info = $("draw-info");
+    info.hidden = !(active && state.draw_offer);
+    info.textContent = state.draw_offer === myColour ? "You offered a draw."
+      : state.draw_offer ? `${COLOUR_NAME[opponent]} offers a draw.` : "";
+    const form = $("move-form");
+    form.hidden = !active;
+    $("move-input").disabled = !myTurn();
+    $("move-submit").disabled = !myTurn() || busy;
+  }
+
+  // --- clocks ---------------------------------------------------------------------------------------------
+
+  function elapsed() {
+    return Math.max(0, performance.now() - receivedAt);
+  }
+
+  function remaining(colour) {
+    const clock = state.clock;
+    const stored = colour === "b" ? clock.black_ms : clock.white_ms;
+    const ticking = state.status === "started" && clock.running && !clock.first_moves
+      && colour === state.side_to_move;
+    return ticking ? Math.max(0, stored - elapsed()) : stored;
+  }
+
+  function formatClock(ms) {
+    const tenths = Math.floor(ms / 100);
+    const seconds = Math.floor(tenths / 10);
+    const minutes = Math.floor(seconds / 60);
+    const hours = Math.floor(minutes / 60);
+    const ss = String(seconds % 60).padStart(2, "0");
+    if (hours) return `${hours}:${String(minutes % 60).padStart(2, "0")}:${ss}`;
+    if (seconds < 10) return `${minutes}:${ss}.${tenths % 10}`;
+    return `${minutes}:${ss}`;
+  }
+
+  function renderClocks() {
+    const hasClock = state.time_control.base_seconds !== null;
+    for (const colour of ["b", "w"]) {
+      const clock = $(`clock-${colour}`);
+      const left = remaining(colour);
+      clock.textContent = hasClock ? formatClock(left) : "∞";
+      clock.classList.toggle("low", hasClock && left < 20000 && state.status === "started");
+    }
+    const turn = $("turn");
+    if (state.status === "started" && state.clock.first_moves && state.clock.first_move_ms_left !== null) {
+      const left = Math.max(0, state.clock.first_move_ms_left - elapsed());
+      let note = turn.querySelector(".first-move");
+      if (!note) {
+        note = document.createElement("span");
+        note.className = "first-move";
+        turn.appendChild(note);
+      }
+      note.textContent = ` · ${Math.ceil(left / 1000)} s for the first move`;
+    }
+    checkFlag();
+  }
+
+  function checkFlag() {
+    if (state.status !== "started" || !state.clock.running) return;
+    const left = state.clock.first_moves
+      ? (state.clock.first_move_ms_left ?? Infinity) - elapsed()
+      : remaining(state.side_to_move);
+    const key = `${state.version}:${state.clock.server_now}`;
+    if (left > 0 || flagHandledFor === key) return;
+    flagHandledFor = key;
+    if (myColour && myColour !== state.side_to_move) {
+      // The server decides; if it disagrees (our count ran early) read again a moment later.
+      post("claim-flag/").then((next) => applyState(next, performance.now()))
+        .catch(() => setTimeout(refresh, 1000));
+    } else {
+      refresh(); // a read adjudicates a passed deadline
+    }
+  }
+
+  // --- buttons and the move form ---------------------------------------------------------------------
+
+  function bindActions() {
+    if (!myColour) return;
+    const action = (id, path, question) => {
+      $(id).addEventListener("click", async () => {
+        if (question && !window.confirm(question)) return;
+        busy = true;
+        renderActions();
+        try {
+          applyState(await post(path), performance.now());
+          setStatus("");
+        } catch (error) {
+          showError(error);
+        } finally {
+          busy = false;
+          render();
+        }
+      });
+    };
+    action("resign", "resign/", "Resign this game?");
+    action("abort", "abort/", "Abort this game?");
+    action("draw-offer", "draw-offer/");
+    action("draw-accept", "draw-accept/");
+    action("draw-decline", "draw-decline/");
+    $("move-form").addEventListener("submit", (event) => {
+      event.preventDefault();
+      const input = $("move-input");
+      const notation = input.value.trim().toLowerCase().replace(/[\s,-]/g, "");
+      if (!notation || !myTurn() || busy) return;
+      play(notation).then(() => {
+        if (!$("status").classList.contains("error")) input.value = "";
+      });
+    });
+    document.addEventListener("keydown", (event) => {
+      if (event.key === "Escape") clearSelection();
+    });
+  }
+
+  // --- live updates -------------------------------------------------------------------------------------
+
+  function setConnection(kind, text) {
+    const badge = $("connection");
+    badge.dataset.state = kind;
+    badge.textContent = text;
+  }
+
+  function connect() {
+    clearTimeout(reconnectTimer);
+    const scheme = window.location.protocol === "https:" ? "wss://" : "ws://";
+    setConnection("connecting", everConnected ? "Reconnecting…" : "Connecting…");
+    socket = new WebSocket(scheme + window.location.host + wsPath);
+    socket.addEventListener("open", () => {
+      const reconnected = everConnected;
+      everConnected = true;
+      reconnectAttempts = 0;
+      setConnection("live", "Live");
+      if (reconnected) refresh(); // anything missed while away
+    });
+    socket.addEventListener("message", (event) => {
+      let message;
+      try {
+        message = JSON.parse(event.data);
+      } catch (parseError) {
+        return;
+      }
+      if (message.type === "state") applyState(message.state, performance.now());
+      else if (message.type === "error") setStatus(message.detail || message.error, true);
+    });
+    socket.addEventListener("close", (event) => {
+      socket = null;
+      if (event.code === 4404) {
+        setConnection("offline", "Game not found");
+        return;
+      }
+      const delay = Math.min(15000, 500 * 2 ** reconnectAttempts) * (0.8 + Math.random() * 0.4);
+      reconnectAttempts += 1;
+      setConnection("offline", `Offline · retrying in ${Math.ceil(delay / 1000)} s`);
+      reconnectTimer = setTimeout(connect, delay);
+    });
+  }
+
+  function navigationResponseStart() {
+    const [entry] = performance.getEntriesByType ? performance.getEntriesByType("navigation") : [];
+    return entry && entry.responseStart > 0 ? entry.responseStart : performance.now();
+  }
+
+  // --- start ----------------------------------------------------------------------------------------------
+
+  buildBoard();
+  prepare();
+  lastMove = lastMoveCells(state, null);
+  bindActions();
+  render();
+  setInterval(renderClocks, 100);
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible") refresh();
+  });
+  connect();
+})();

@@ -3,6 +3,7 @@ from django.urls import path
 from accounts import api as accounts_api
 from clubs import api as clubs_api
 from games import api as games_api
+from tournaments import api as tournaments_api
 
 urlpatterns = [
     path("me/", accounts_api.MeView.as_view(), name="api-me"),
@@ -80,5 +81,56 @@ for _action in ("resign", "abort", "draw-offer", "draw-accept", "draw-decline", 
             f"games/<int:game_id>/{_action}/",
             games_api.GameActionView.as_view(action=_action),
             name=f"api-game-{_action}",
+        )
+    )
+
+T = "tournaments/<slug:slug>/"
+urlpatterns += [
+    path("tournaments/", tournaments_api.TournamentListView.as_view(), name="api-tournaments"),
+    path(T, tournaments_api.TournamentDetailView.as_view(), name="api-tournament"),
+    path(
+        f"{T}players/",
+        tournaments_api.TournamentReadView.as_view(what="players"),
+        name="api-tournament-players",
+    ),
+    path(
+        f"{T}standings/",
+        tournaments_api.TournamentReadView.as_view(what="standings"),
+        name="api-tournament-standings",
+    ),
+    path(
+        f"{T}crosstable/",
+        tournaments_api.TournamentReadView.as_view(what="crosstable"),
+        name="api-tournament-crosstable",
+    ),
+    path(
+        f"{T}rounds/<int:number>/",
+        tournaments_api.TournamentReadView.as_view(what="round"),
+        name="api-tournament-round",
+    ),
+    path(
+        f"{T}export/<str:kind>",
+        tournaments_api.TournamentExportView.as_view(),
+        name="api-tournament-export",
+    ),
+]
+for _action in (
+    "register",
+    "withdraw",
+    "readmit",
+    "add-player",
+    "bye",
+    "forbid",
+    "start",
+    "pair-next",
+    "start-round",
+    "result",
+    "edit-board",
+):
+    urlpatterns.append(
+        path(
+            f"{T}{_action}/",
+            tournaments_api.TournamentActionView.as_view(action=_action),
+            name=f"api-tournament-{_action}",
         )
     )

@@ -85,8 +85,16 @@ TEMPLATES = [
 # --- Database -------------------------------------------------------------------------------
 if env.str("DATABASE_URL", default=""):
     DATABASES = {"default": env.db("DATABASE_URL")}
-    DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("CONN_MAX_AGE", default=60))
-    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+    if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+        # Under ASGI every concurrent request runs in its own thread, and persistent
+        # per-thread connections would pile up until PostgreSQL refuses clients. A psycopg
+        # pool per process bounds them (Django >= 5.1; CONN_MAX_AGE must then be 0).
+        DATABASES["default"]["CONN_MAX_AGE"] = 0
+        DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+            "min_size": 1,
+            "max_size": env.int("DB_POOL_SIZE", default=10),
+            "timeout": 20,
+        }
 else:
     VAR_DIR.mkdir(exist_ok=True)
     DATABASES = {
@@ -141,6 +149,10 @@ CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE = {
     "sweep-flags": {"task": "games.tasks.sweep_flags", "schedule": 1.0},
     "expire-challenges": {"task": "games.tasks.expire_challenges", "schedule": 30.0},
+    "start-scheduled-rounds": {
+        "task": "tournaments.tasks.start_scheduled_rounds",
+        "schedule": 15.0,
+    },
     "purge-expired-sessions": {
         "task": "accounts.tasks.purge_expired_sessions",
         "schedule": 3600.0,
@@ -218,6 +230,12 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    "ENUM_NAME_OVERRIDES": {
+        "ChallengeStatusEnum": "games.models.Challenge.Status",
+        "TournamentStatusEnum": "tournaments.models.Tournament.Status",
+        "StartPositionEnum": "games.models.START_CHOICES",
+        "ByeKindEnum": ["H", "Z"],
+    },
 }
 
 # --- Security in production ------------------------------------------------------------------

@@ -39,6 +39,8 @@ urlpatterns = [
         name="challenge-action",
     ),
     path("games/<int:game_id>/", games_views.game_detail, name="game-detail"),
+    # Tournaments
+    path("tournaments/", include("tournaments.urls")),
     # API
     path("api/v1/", include("abalone_site.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),

@@ -21,18 +21,20 @@ def _choose(position: engine.Position, rng: random.Random) -> str:
     return rng.choice(moves).notation
 
 
-def play_demo_game(*, black, white, game_settings, start_at: datetime, plies: int | None,
-                   rng: random.Random) -> Game:
+def play_demo_game(
+    *, black, white, game_settings, start_at: datetime, plies: int | None, rng: random.Random
+) -> Game:
     """Play ``plies`` moves (``None``: to the end) starting at ``start_at``."""
-    game = services.game_create(black=black, white=white, game_settings=game_settings,
-                                now=start_at)
+    game = services.game_create(black=black, white=white, game_settings=game_settings, now=start_at)
     now = start_at
     while game.is_active and (plies is None or game.ply < plies):
         now += timedelta(seconds=rng.uniform(1.5, 6.0))
         player = black if game.side_to_move == "b" else white
         game = services.game_move_apply(
-            game_id=game.pk, player=player,
+            game_id=game.pk,
+            player=player,
             move=_choose(engine.Position.from_string(game.position), rng),
-            expected_ply=game.ply, now=now,
+            expected_ply=game.ply,
+            now=now,
         )
     return game

@@ -239,7 +239,7 @@ class Board(models.Model):
         blank=True,
         related_name="tournament_board",
     )
-    note = models.CharField(max_length=300, blank=True, help_text="why this pairing")
+    note = models.TextField(max_length=1000, blank=True, help_text="why this pairing")
 
     class Meta:
         ordering = ["round", "number"]

@@ -124,6 +124,7 @@ class Command(BaseCommand):
                 )
                 JoinRequest.objects.create(club=club, user=outsider, message="I play on Thursdays.")
         self._games(users, rng)
+        self._tournament(users, rng)
         self.stdout.write(
             self.style.SUCCESS(
                 f"Demo data ready: {created} new players ({User.objects.count()} in all), "
@@ -150,16 +151,79 @@ class Command(BaseCommand):
         for number, (black, white, game_settings) in enumerate(finished, start=1):
             self.stdout.write(f"\r  demo games {number}/{total}", ending="")
             play_demo_game(
-                black=users[black], white=users[white], game_settings=game_settings,
-                start_at=now - timedelta(days=number, hours=rng.randint(0, 12)), plies=None,
+                black=users[black],
+                white=users[white],
+                game_settings=game_settings,
+                start_at=now - timedelta(days=number, hours=rng.randint(0, 12)),
+                plies=None,
                 rng=rng,
             )
-        for number, (black, white) in enumerate([("karl", "nina"), ("oscar", "paula")],
-                                                start=len(finished) + 1):
+        for number, (black, white) in enumerate(
+            [("karl", "nina"), ("oscar", "paula")], start=len(finished) + 1
+        ):
             self.stdout.write(f"\r  demo games {number}/{total}", ending="")
             play_demo_game(
-                black=users[black], white=users[white],
+                black=users[black],
+                white=users[white],
                 game_settings=GameSettings(1800, 10, 6, "belgian", True),
-                start_at=now - timedelta(minutes=3), plies=12, rng=rng,
+                start_at=now - timedelta(minutes=3),
+                plies=12,
+                rng=rng,
             )
+        self.stdout.write("")
+
+    def _tournament(self, users, rng):
+        """A 10-player over-the-board Swiss of the first club, in round 4 of 5."""
+        from tournaments import services as tournament_services
+        from tournaments.models import Round, Tournament
+
+        club = Club.objects.get(name=CLUBS[0][0])
+        if Tournament.objects.filter(club=club).exists():
+            return
+        owner = Membership.objects.get(club=club, role=Membership.Role.OWNER).user
+        now = timezone.now()
+        tournament = tournament_services.tournament_create(
+            club=club,
+            actor=owner,
+            name="Brussels Winter Swiss",
+            format="swiss",
+            rounds=5,
+            play_mode="otb",
+            base_seconds=900,
+            increment_seconds=0,
+            round_start="manual",
+            entry="open",
+            tiebreaks=["buchholz_cut1", "buchholz", "sonneborn_berger", "marbles"],
+            description="Five rounds over the board, Belgian Daisy, 15 minutes each.",
+        )
+        for user in list(users.values())[:10]:
+            tournament_services.tournament_register(tournament=tournament, user=user, now=now)
+        tournament_services.tournament_start(tournament=tournament, actor=owner, now=now)
+        results = ["1-0", "0-1", "1/2-1/2", "1-0", "0-1"]
+        for number in range(1, 5):
+            self.stdout.write(f"\r  demo tournament round {number}/4", ending="")
+            if number > 1:
+                tournament_services.round_pair(tournament_id=tournament.pk, number=number, now=now)
+            tournament_services.round_start(
+                tournament_id=tournament.pk, number=number, actor=owner, now=now
+            )
+            round_ = Round.objects.get(tournament=tournament, number=number)
+            boards = list(round_.boards.filter(white__isnull=False))
+            if number == 4:
+                boards = boards[:2]  # round 4 is still being played
+            for board in boards:
+                result = rng.choice(results)
+                marbles = {
+                    "1-0": (6, rng.randint(0, 5)),
+                    "0-1": (rng.randint(0, 5), 6),
+                    "1/2-1/2": (3, 3),
+                }[result]
+                tournament_services.board_result_set(
+                    board=board,
+                    actor=owner,
+                    result=result,
+                    black_marbles=marbles[0],
+                    white_marbles=marbles[1],
+                    now=now,
+                )
         self.stdout.write("")

@@ -1,0 +1,118 @@
+"""Benchmark of the tournament engines; run by hand: ``python bench/tournaments.py [--players N]``.
+
+Prints the wall time to pair round 5 of an N-player Swiss (default 1000) by the FIDE Dutch
+system (rounds 1-4 are paired through :func:`pair_swiss` too, with seeded random results, draws
+included), and the time to compute the full standings with every tie-break for N players after
+9 rounds.  Progress goes to stderr.  Targets: pairing <= 10 s, standings <= 0.5 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from tournaments.pairing import PairingPlayer, RoundEntry, pair_swiss
+from tournaments.tiebreaks import (
+    TIEBREAKS,
+    GameEntry,
+    StandingsInput,
+    StandingsPlayer,
+    compute_standings,
+)
+
+MIRROR = {"1": "0", "0": "1", "=": "="}
+
+
+def progress(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+def play_round(
+    players: list[PairingPlayer], round_number: int, total_rounds: int, rng: random.Random
+) -> tuple[list[PairingPlayer], float]:
+    """Pair a round, play it with random results; return the new players and the pairing time."""
+    started = time.perf_counter()
+    pairing = pair_swiss(players, round_number=round_number, total_rounds=total_rounds)
+    elapsed = time.perf_counter() - started
+    history = {p.number: list(p.history) for p in players}
+    for first, second in pairing.pairs:
+        result = rng.choices(["1", "=", "0"], weights=[45, 10, 45])[0]
+        history[first].append(RoundEntry(round_number, second, "b", result))
+        history[second].append(RoundEntry(round_number, first, "w", MIRROR[result]))
+    if pairing.bye is not None:
+        history[pairing.bye].append(RoundEntry(round_number, None, None, "U"))
+    return [
+        PairingPlayer(p.number, p.name, p.rating, tuple(history[p.number])) for p in players
+    ], elapsed
+
+
+def bench_pairing(n_players: int, seed: int) -> float:
+    rng = random.Random(seed)
+    players = [
+        PairingPlayer(number, f"Player {number}", 2400 - number)
+        for number in range(1, n_players + 1)
+    ]
+    elapsed = 0.0
+    for round_number in range(1, 6):
+        players, elapsed = play_round(players, round_number, 9, rng)
+        progress(f"  round {round_number} of {n_players} players paired in {elapsed:.2f} s")
+    return elapsed
+
+
+def standings_input(n_players: int, rounds: int, seed: int) -> StandingsInput:
+    """A random 9-round event: every round a random perfect pairing (no engine needed)."""
+    rng = random.Random(seed)
+    entries: dict[int, list[GameEntry]] = {n: [] for n in range(1, n_players + 1)}
+    for round_number in range(1, rounds + 1):
+        order = list(entries)
+        rng.shuffle(order)
+        if len(order) % 2:
+            entries[order.pop()].append(GameEntry(round_number, None, None, "U"))
+        for first, second in zip(order[::2], order[1::2], strict=True):
+            result = rng.choices(["1", "=", "0"], weights=[45, 10, 45])[0]
+            lost = rng.randint(0, 5)
+            if result == "1":
+                a, b = (6, lost), (lost, 6)
+            elif result == "0":
+                a, b = (lost, 6), (6, lost)
+            else:
+                a = b = (lost, lost)
+            entries[first].append(GameEntry(round_number, second, "b", result, *a, "marbles"))
+            entries[second].append(
+                GameEntry(round_number, first, "w", MIRROR[result], *b, "marbles")
+            )
+    players = tuple(
+        StandingsPlayer(n, f"Player {n}", 2400 - n, tuple(e)) for n, e in entries.items()
+    )
+    return StandingsInput(players=players, total_rounds=rounds)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--players", type=int, default=1000)
+    parser.add_argument("--seed", type=int, default=2026)
+    args = parser.parse_args()
+
+    progress(f"pairing rounds 1-5 of a {args.players}-player Swiss (Dutch, py4swiss)...")
+    pairing_seconds = bench_pairing(args.players, args.seed)
+    print(f"pair round 5, {args.players} players: {pairing_seconds:.2f} s (target <= 10 s)")
+
+    progress(f"computing standings of {args.players} players after 9 rounds...")
+    data = standings_input(args.players, 9, args.seed)
+    started = time.perf_counter()
+    rows = compute_standings(data, list(TIEBREAKS))
+    standings_seconds = time.perf_counter() - started
+    assert len(rows) == args.players
+    print(
+        f"standings with all {len(TIEBREAKS)} tie-breaks, {args.players} players, 9 rounds: "
+        f"{standings_seconds:.3f} s (target <= 0.5 s)"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,270 @@
+"""The tournament lifecycle through the services, on the database."""
+
+import pytest
+
+from abalone_site.errors import Conflict, InvalidInput, NotAllowed
+from tournaments import selectors, services
+from tournaments.models import Board, Entrant, ResultChange, Round, Tournament
+
+from .conftest import T0, at
+
+pytestmark = pytest.mark.django_db
+
+
+def play_round(tournament, owner, number, results=None):
+    """Start round ``number`` and enter a result on every board (Black wins by default)."""
+    services.round_start(tournament_id=tournament.pk, number=number, actor=owner, now=at(number))
+    round_ = Round.objects.get(tournament=tournament, number=number)
+    for board in round_.boards.filter(white__isnull=False):
+        result = (results or {}).get(board.number, "1-0")
+        services.board_result_set(
+            board=board,
+            actor=owner,
+            result=result,
+            black_marbles=6,
+            white_marbles=2,
+            now=at(number + 0.5),
+        )
+    round_.refresh_from_db()
+    return round_
+
+
+def test_swiss_otb_from_registration_to_final_standings(make_tournament, club_with_members):
+    club, owner, players = club_with_members
+    tournament = make_tournament(format="swiss", rounds=3)
+    round1 = services.tournament_start(tournament=tournament, actor=owner, now=T0)
+    assert round1.boards.count() == 4
+    numbers = sorted(
+        Entrant.objects.filter(tournament=tournament).values_list("pairing_number", flat=True)
+    )
+    assert numbers == list(range(1, 9))
+    for number in (1, 2, 3):
+        round_ = play_round(tournament, owner, number)
+        assert round_.status == "finished"
+        tournament.refresh_from_db()
+        if number < 3:
+            services.round_pair(tournament_id=tournament.pk, number=number + 1, now=at(number))
+    tournament.refresh_from_db()
+    assert tournament.status == "finished"
+    rows = selectors.standings(tournament)
+    assert len(rows) == 8
+    assert sum(row["points_value"] for row in rows) == 12  # 4 decisive games a round
+    # nobody met the same opponent twice
+    pairs = [
+        frozenset((b.black_id, b.white_id))
+        for b in Board.objects.filter(round__tournament=tournament)
+    ]
+    assert len(pairs) == len(set(pairs))
+
+
+def test_pairing_a_round_twice_changes_nothing(make_tournament, club_with_members):
+    _, owner, _ = club_with_members
+    tournament = make_tournament(format="swiss", rounds=3)
+    first = services.tournament_start(tournament=tournament, actor=owner, now=T0)
+    again = services.round_pair(tournament_id=tournament.pk, number=1, now=at(1))
+    assert again.pk == first.pk and Board.objects.count() == 4
+    with pytest.raises(Conflict) as error:
+        services.round_pair(tournament_id=tournament.pk, number=2, now=at(1))
+    assert error.value.code == "round_not_finished"
+    assert Round.objects.count() == 1
+
+
+def test_odd_field_gets_one_bye_with_the_bye_points(make_tournament, club_with_members):
+    _, owner, _ = club_with_members
+    tournament = make_tournament(register=7, format="swiss", rounds=3, bye_points=0.5)
+    round1 = services.tournament_start(tournament=tournament, actor=owner, now=T0)
+    byes = round1.boards.filter(white__isnull=True)
+    assert byes.count() == 1 and byes.get().bye == "U"
+    play_round(tournament, owner, 1)
+    tournament.refresh_from_db()
+    rows = {row["number"]: row["points_value"] for row in selectors.standings(tournament)}
+    assert rows[byes.get().black.pairing_number] == 0.5
+
+
+def test_round_robin_otb_run_by_the_director(make_tournament, club_with_members):
+    _, owner, _ = club_with_members
+    tournament = make_tournament(register=4, format="round_robin")
+    services.tournament_start(tournament=tournament, actor=owner, now=T0)
+    tournament.refresh_from_db()
+    assert tournament.rounds == 3
+    for number in (1, 2, 3):
+        if number > 1:
+            services.round_pair(tournament_id=tournament.pk, number=number, now=at(number))
+        play_round(tournament, owner, number, results={1: "1/2-1/2"})
+    tournament.refresh_from_db()
+    assert tournament.status == "finished"
+    met = {
+        frozenset((b.black.user_id, b.white.user_id))
+        for b in Board.objects.filter(round__tournament=tournament).select_related("black", "white")
+    }
+    assert len(met) == 6  # everybody met everybody once
+
+
+def test_results_need_a_director_and_change_nothing_otherwise(make_tournament, club_with_members):
+    _, owner, players = club_with_members
+    tournament = make_tournament(format="swiss", rounds=3)
+    round1 = services.tournament_start(tournament=tournament, actor=owner, now=T0)
+    services.round_start(tournament_id=tournament.pk, number=1, actor=owner, now=at(1))
+    board = round1.boards.first()
+    with pytest.raises(NotAllowed):
+        services.board_result_set(board=board, actor=players[0], result="1-0", now=at(2))
+    board.refresh_from_db()
+    assert board.result == "" and not ResultChange.objects.exists()
+
+
+def test_corrections_are_audited_and_need_a_reason_later(make_tournament, club_with_members):
+    _, owner, _ = club_with_members
+    tournament = make_tournament(format="swiss", rounds=3)
+    services.tournament_start(tournament=tournament, actor=owner, now=T0)
+    play_round(tournament, owner, 1)
+    services.round_pair(tournament_id=tournament.pk, number=2, now=at(2))
+    board = Board.objects.get(round__number=1, number=1)
+    with pytest.raises(InvalidInput) as error:
+        services.board_result_set(board=board, actor=owner, result="0-1", now=at(3))
+    assert error.value.code == "reason_required"
+    services.board_result_set(
+        board=board,
+        actor=owner,
+        result="0-1",
+        black_marbles=1,
+        white_marbles=6,
+        reason="scoresheet checked",
+        now=at(3),
+    )
+    changes = list(ResultChange.objects.filter(board=board).order_by("changed_at"))
+    assert [(c.old_result, c.new_result) for c in changes] == [("", "1-0"), ("1-0", "0-1")]
+    assert changes[-1].reason == "scoresheet checked" and changes[-1].changed_by == owner
+
+
+def test_bad_results_are_refused(make_tournament, club_with_members):
+    _, owner, _ = club_with_members
+    tournament = make_tournament(format="swiss", rounds=3)
+    round1 = services.tournament_start(tournament=tournament, actor=owner, now=T0)
+    board = round1.boards.first()
+    with pytest.raises(Conflict):  # round not started
+        services.board_result_set(board=board, actor=owner, result="1-0", now=at(1))
+    services.round_start(tournament_id=tournament.pk, number=1, actor=owner, now=at(1))
+    for bad in ("2-0", ""):
+        with pytest.raises(InvalidInput):
+            services.board_result_set(board=board, actor=owner, result=bad, now=at(1))
+    with pytest.raises(InvalidInput):
+        services.board_result_set(
+            board=board, actor=owner, result="1-0", black_marbles=9, now=at(1)
+        )
+
+
+def test_withdrawn_player_is_not_paired_and_cannot_get_results(make_tournament, club_with_members):
+    _, owner, players = club_with_members
+    tournament = make_tournament(format="swiss", rounds=3)
+    services.tournament_start(tournament=tournament, actor=owner, now=T0)
+    play_round(tournament, owner, 1)
+    services.tournament_withdraw(tournament=tournament, user=players[0], actor=players[0])
+    round2 = services.round_pair(tournament_id=tournament.pk, number=2, now=at(2))
+    withdrawn = Entrant.objects.get(user=players[0])
+    assert not round2.boards.filter(black=withdrawn).exists()
+    assert not round2.boards.filter(white=withdrawn).exists()
+    assert round2.boards.filter(white__isnull=True).count() == 1  # 7 players: one bye
+    with pytest.raises(Conflict):
+        services.tournament_withdraw(tournament=tournament, user=players[0], actor=players[0])
+    services.entrant_readmit(tournament=tournament, actor=owner, user=players[0])
+
+
+def test_late_entry_and_requested_bye(make_tournament, club_with_members, make_player):
+    _, owner, players = club_with_members
+    tournament = make_tournament(register=6, format="swiss", rounds=4)
+    services.tournament_start(tournament=tournament, actor=owner, now=T0)
+    services.bye_request(tournament=tournament, user=players[1], round_number=2, kind="H")
+    with pytest.raises(Conflict):
+        services.bye_request(tournament=tournament, user=players[1], round_number=1)
+    play_round(tournament, owner, 1)
+    late = services.entrant_add(tournament=tournament, actor=owner, user=players[7], late_bye="H")
+    assert late.first_round == 2 and late.pairing_number == 7
+    round2 = services.round_pair(tournament_id=tournament.pk, number=2, now=at(2))
+    requested = round2.boards.get(black__user=players[1])
+    assert requested.bye == "H" and requested.white is None
+    tournament.refresh_from_db()
+    rows = {row["username"]: row["points_value"] for row in selectors.standings(tournament)}
+    assert rows["p8"] == 0.5  # the half-point bye for round 1
+
+
+def test_permissions(make_tournament, club_with_members):
+    club, owner, players = club_with_members
+    with pytest.raises(NotAllowed):
+        services.tournament_create(club=club, actor=players[0], name="Mine")
+    tournament = make_tournament()
+    for call in (
+        lambda: services.tournament_start(tournament=tournament, actor=players[0], now=T0),
+        lambda: services.tournament_update(tournament=tournament, actor=players[0], rounds=9),
+        lambda: services.entrant_add(tournament=tournament, actor=players[0], user=owner),
+        lambda: services.tournament_withdraw(
+            tournament=tournament, user=players[1], actor=players[0]
+        ),
+        lambda: services.forbid_pair(
+            tournament=tournament, actor=players[0], first=players[1], second=players[2]
+        ),
+    ):
+        with pytest.raises(NotAllowed):
+            call()
+    tournament.refresh_from_db()
+    assert (tournament.status, tournament.rounds) == ("registration", 5)
+    assert Entrant.objects.filter(tournament=tournament).count() == 8
+    services.arbiter_appoint(tournament=tournament, actor=owner, user=players[0])
+    services.tournament_update(tournament=tournament, actor=players[0], rounds=4)
+
+
+def test_members_only_and_full_and_closed(make_tournament, club_with_members, make_player):
+    _, owner, players = club_with_members
+    tournament = make_tournament(register=0, max_players=2)
+    with pytest.raises(NotAllowed):
+        services.tournament_register(tournament=tournament, user=make_player("stranger"), now=T0)
+    services.tournament_register(tournament=tournament, user=players[0], now=T0)
+    with pytest.raises(Conflict):
+        services.tournament_register(tournament=tournament, user=players[0], now=T0)
+    services.tournament_register(tournament=tournament, user=players[1], now=T0)
+    with pytest.raises(Conflict) as error:
+        services.tournament_register(tournament=tournament, user=players[2], now=T0)
+    assert error.value.code == "tournament_full"
+
+
+def test_forbidden_pair_is_respected(make_tournament, club_with_members):
+    _, owner, players = club_with_members
+    tournament = make_tournament(register=4, format="swiss", rounds=2)
+    services.forbid_pair(
+        tournament=tournament, actor=owner, first=players[0], second=players[2], reason="siblings"
+    )
+    round1 = services.tournament_start(tournament=tournament, actor=owner, now=T0)
+    for board in round1.boards.select_related("black", "white"):
+        assert {board.black.user, board.white.user} != {players[0], players[2]}
+
+
+def test_edit_pairing_warns_about_rematch(make_tournament, club_with_members):
+    _, owner, _ = club_with_members
+    tournament = make_tournament(register=4, format="swiss", rounds=3)
+    services.tournament_start(tournament=tournament, actor=owner, now=T0)
+    play_round(tournament, owner, 1)
+    first_board = Board.objects.get(round__number=1, number=1)
+    round2 = services.round_pair(tournament_id=tournament.pk, number=2, now=at(2))
+    board = round2.boards.get(number=1)
+    other = round2.boards.get(number=2)
+    warnings = services.board_pairing_edit(
+        board=board, actor=owner, black=first_board.black, white=first_board.white
+    )
+    assert any("have met already" in w for w in warnings)
+    assert any("on boards" in w for w in warnings) or other.pk
+    services.round_start(tournament_id=tournament.pk, number=2, actor=owner, now=at(3))
+    with pytest.raises(Conflict):
+        services.board_pairing_edit(board=board, actor=owner, black=board.black, white=board.white)
+
+
+def test_settings_fixed_once_started(make_tournament, club_with_members):
+    _, owner, _ = club_with_members
+    tournament = make_tournament()
+    with pytest.raises(InvalidInput):
+        services.tournament_update(tournament=tournament, actor=owner, tiebreaks=["nonsense"])
+    with pytest.raises(InvalidInput):
+        services.tournament_update(tournament=tournament, actor=owner, bye_points=0.7)
+    services.tournament_start(tournament=tournament, actor=owner, now=T0)
+    with pytest.raises(Conflict):
+        services.tournament_update(
+            tournament=Tournament.objects.get(pk=tournament.pk), actor=owner, rounds=9
+        )

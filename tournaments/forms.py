@@ -1,0 +1,95 @@
+from django import forms
+
+from games.models import START_CHOICES
+from tournaments.models import Board, Tournament
+
+TIEBREAK_CHOICES = [
+    ("buchholz_cut1", "Buchholz cut-1"),
+    ("buchholz", "Buchholz"),
+    ("median_buchholz", "Median Buchholz"),
+    ("sonneborn_berger", "Sonneborn-Berger"),
+    ("direct_encounter", "Direct encounter"),
+    ("wins", "Number of wins"),
+    ("games_won", "Games won over the board"),
+    ("black_games", "Games with Black (first move)"),
+    ("progressive", "Progressive score"),
+    ("koya", "Koya (round-robin)"),
+    ("marbles", "Marble tie-break"),
+]
+
+
+class TournamentForm(forms.Form):
+    name = forms.CharField(max_length=100)
+    description = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 3}), required=False, max_length=4000
+    )
+    format = forms.ChoiceField(choices=Tournament.Format.choices)
+    rounds = forms.IntegerField(
+        min_value=1,
+        max_value=30,
+        initial=5,
+        help_text="Swiss only; a round-robin has one round per opponent",
+    )
+    base_minutes = forms.FloatField(
+        min_value=0.25, max_value=360, initial=10, help_text="minutes each (on the server)"
+    )
+    increment_seconds = forms.IntegerField(min_value=0, max_value=600, initial=0)
+    marbles_to_win = forms.IntegerField(
+        min_value=1, max_value=6, initial=6, help_text="6 standard, 4 blitz"
+    )
+    start_position = forms.ChoiceField(choices=START_CHOICES, initial="belgian")
+    max_plies_result = forms.ChoiceField(
+        choices=[("draw", "Draw"), ("marbles", "Won by more marbles pushed off")],
+        label="At the move limit (400 plies)",
+    )
+    rated = forms.BooleanField(required=False, initial=True)
+    play_mode = forms.ChoiceField(choices=Tournament.PlayMode.choices)
+    entry = forms.ChoiceField(choices=Tournament.Entry.choices)
+    max_players = forms.IntegerField(min_value=2, required=False)
+    registration_closes_at = forms.DateTimeField(
+        required=False,
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
+    )
+    round_start = forms.ChoiceField(choices=Tournament.RoundStart.choices)
+    round_pause_seconds = forms.IntegerField(
+        min_value=0, max_value=86400, initial=60, help_text="automatic start: pause between rounds"
+    )
+    bye_points = forms.ChoiceField(
+        choices=[("1", "1"), ("0.5", "½"), ("0", "0")], label="Points for a pairing-allocated bye"
+    )
+    tiebreaks = forms.MultipleChoiceField(
+        choices=TIEBREAK_CHOICES,
+        widget=forms.CheckboxSelectMultiple,
+        required=False,
+        help_text="in the order listed here",
+    )
+
+    def settings(self) -> dict:
+        data = dict(self.cleaned_data)
+        data["base_seconds"] = round(data.pop("base_minutes") * 60)
+        order = [code for code, _label in TIEBREAK_CHOICES]
+        data["tiebreaks"] = sorted(data["tiebreaks"], key=order.index)
+        return data
+
+    @classmethod
+    def initial_from(cls, tournament: Tournament) -> dict:
+        fields = {
+            name: getattr(tournament, name) for name in cls.base_fields if hasattr(tournament, name)
+        }
+        fields["base_minutes"] = (tournament.base_seconds or 600) / 60
+        fields["bye_points"] = f"{tournament.bye_points.normalize():f}"
+        return fields
+
+
+class ResultForm(forms.Form):
+    result = forms.ChoiceField(choices=[(v, label) for v, label in Board.Result.choices if v])
+    black_marbles = forms.IntegerField(min_value=0, max_value=6, required=False)
+    white_marbles = forms.IntegerField(min_value=0, max_value=6, required=False)
+    reason = forms.CharField(max_length=200, required=False)
+
+
+class AddPlayerForm(forms.Form):
+    username = forms.CharField(max_length=30)
+    late_bye = forms.ChoiceField(
+        choices=[("Z", "0 for rounds missed"), ("H", "½ for rounds missed")], required=False
+    )

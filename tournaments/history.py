@@ -1,0 +1,107 @@
+"""Adapters from the database to the pure engines: histories, pairing players, standings input.
+
+Reads only. The services call these with the rows they locked.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from tournaments.models import Board, Entrant, Round, Tournament
+from tournaments.pairing import PairingPlayer, RoundEntry, Scoring
+
+# What a board's result means for each side, as TRF result codes.
+RESULT_CODES = {
+    Board.Result.BLACK_WINS: ("1", "0"),
+    Board.Result.WHITE_WINS: ("0", "1"),
+    Board.Result.DRAW: ("=", "="),
+    Board.Result.BLACK_FORFEIT_WIN: ("+", "-"),
+    Board.Result.WHITE_FORFEIT_WIN: ("-", "+"),
+    Board.Result.DOUBLE_FORFEIT: ("-", "-"),
+}
+
+
+def scoring_of(tournament: Tournament) -> Scoring:
+    return Scoring(pab=float(tournament.bye_points))
+
+
+def boards_by_round(tournament: Tournament, up_to_round: int | None = None) -> dict[int, list]:
+    boards = Board.objects.filter(round__tournament=tournament).select_related("round", "game")
+    if up_to_round is not None:
+        boards = boards.filter(round__number__lte=up_to_round)
+    grouped: dict[int, list[Board]] = defaultdict(list)
+    for board in boards.order_by("round__number", "number"):
+        grouped[board.round.number].append(board)
+    return grouped
+
+
+def entry_for(board: Board, entrant_id: int, numbers: dict[int, int]) -> RoundEntry | None:
+    """The round as ``entrant_id`` saw it on ``board``; None while the result is open."""
+    number = board.round.number
+    if board.white_id is None:
+        return RoundEntry(number, None, None, board.bye or "Z")
+    codes = RESULT_CODES.get(board.result)
+    if codes is None:
+        return None
+    as_black = board.black_id == entrant_id
+    opponent = numbers.get(board.white_id if as_black else board.black_id)
+    return RoundEntry(
+        number, opponent, "b" if as_black else "w", codes[0] if as_black else codes[1]
+    )
+
+
+def histories(tournament: Tournament, entrants: list[Entrant], rounds: int) -> dict[int, tuple]:
+    """Per entrant id, one RoundEntry for each of rounds 1..``rounds``.
+
+    A round with no board is a late entry's bye (the director's choice, H or Z) before the
+    player's first round, and an absence (Z) otherwise (withdrawn, or not paired). A game whose
+    result is still open is left out, so its round is simply missing from the history.
+    """
+    numbers = {e.pk: e.pairing_number for e in entrants}
+    grouped = boards_by_round(tournament, rounds)
+    result: dict[int, list[RoundEntry]] = {e.pk: [] for e in entrants}
+    for number in range(1, rounds + 1):
+        seen = set()
+        for board in grouped.get(number, []):
+            for entrant_id in (board.black_id, board.white_id):
+                if entrant_id in result:
+                    seen.add(entrant_id)
+                    entry = entry_for(board, entrant_id, numbers)
+                    if entry is not None:
+                        result[entrant_id].append(entry)
+        for entrant in entrants:
+            if entrant.pk not in seen:
+                code = entrant.late_bye if number < entrant.first_round else "Z"
+                result[entrant.pk].append(RoundEntry(number, None, None, code))
+    return {key: tuple(value) for key, value in result.items()}
+
+
+def pairing_players(
+    tournament: Tournament, round_number: int, *, unavailable: set[int]
+) -> tuple[list[PairingPlayer], dict[int, Entrant]]:
+    """The players of ``round_number`` for the pairing engine, and entrants by pairing number."""
+    entrants = list(
+        Entrant.objects.filter(tournament=tournament, pairing_number__isnull=False)
+        .select_related("user")
+        .order_by("pairing_number")
+    )
+    past = histories(tournament, entrants, round_number - 1)
+    players = [
+        PairingPlayer(
+            number=e.pairing_number,
+            name=e.user.username,
+            rating=e.rating,
+            history=past[e.pk],
+            available=e.pk not in unavailable,
+        )
+        for e in entrants
+    ]
+    return players, {e.pairing_number: e for e in entrants}
+
+
+def finished_round_numbers(tournament: Tournament) -> list[int]:
+    return list(
+        Round.objects.filter(tournament=tournament, status=Round.Status.FINISHED)
+        .order_by("number")
+        .values_list("number", flat=True)
+    )

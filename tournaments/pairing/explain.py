@@ -1,0 +1,295 @@
+"""Human explanations of a Swiss round's pairing, one sentence per player.
+
+Public API: :func:`explain_pairing` ``(players, pairing, *, scoring, round_number=None,
+first_colour="b") -> dict[int, str]``; helpers :func:`colour_preference` (C.04.3 A.6) and
+:func:`colour_rule` (which of E.1-E.5 decides a pair, and who moves first by it).
+
+The explanation is reconstructed from the scores and colour histories, not from the engine's
+internal trace, so it only states what can be read off the result:
+
+- the score group, and whether the player floated down or up (with the bracket's size when it
+  was odd, otherwise "no legal partner was left in the group");
+- the colour and which FIDE colour rule (C.04.3 E.1-E.5) decided it, replaying exactly the
+  rules py4swiss applies: both preferences granted; the stronger preference (absolute after
+  two games in a row with one colour or a colour difference of two, strong at a difference of
+  one, mild otherwise); alternation from the last round in which the two had different colours;
+  the higher-ranked player's preference; finally the initial colour by pairing-number parity;
+- the pairing-allocated bye, or why a player was not paired.
+
+Colours are named the Abalone way: Black moves first (FIDE's White).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from tournaments.pairing.model import (
+    BLACK,
+    WHITE,
+    PairingPlayer,
+    RoundPairing,
+    Scoring,
+    played_colours,
+    score_before,
+)
+
+ABSOLUTE, STRONG, MILD, NONE = 3, 2, 1, 0
+_STRENGTH_NAME = {ABSOLUTE: "absolute", STRONG: "strong", MILD: "mild", NONE: "no"}
+_COLOUR_NAME = {BLACK: "Black (moves first)", WHITE: "White (moves second)"}
+_BYE_REASONS = {
+    "H": "requested a half-point bye",
+    "F": "has a full-point bye",
+    "Z": "is absent (zero-point bye)",
+    "U": "already has a pairing-allocated bye",
+    "+": "already has a forfeit win",
+    "-": "is recorded with a forfeit loss",
+}
+
+
+def _points(value: float) -> str:
+    text = f"{value:g}"
+    return f"{text} point" if value == 1 else f"{text} points"
+
+
+def _group(value: float) -> str:
+    return f"{value:g}-point group"
+
+
+@dataclass(frozen=True, slots=True)
+class _Preference:
+    side: str | None  # the colour the player would like, in Abalone colours
+    strength: int
+    difference: int  # games as first mover minus games as second mover
+    double: bool  # the last two games played were with the same colour
+    colours: tuple[str, ...]
+
+    def describe(self) -> str:
+        if self.strength == ABSOLUTE:
+            if abs(self.difference) > 1:
+                return f"absolute preference (colour difference {self.difference:+d})"
+            return "absolute preference (same colour in the last two games)"
+        if self.strength == STRONG:
+            return f"strong preference (colour difference {self.difference:+d})"
+        if self.strength == MILD:
+            return "mild preference (alternating from the last game)"
+        return "no colour preference (no game played yet)"
+
+
+def colour_preference(player: PairingPlayer, round_number: int) -> _Preference:
+    """FIDE C.04.3 A.6 colour preference, from the games played over the board."""
+    colours = tuple(played_colours(player, round_number))
+    difference = colours.count(BLACK) - colours.count(WHITE)
+    double = len(colours) > 1 and colours[-1] == colours[-2]
+    if difference > 0:
+        side: str | None = WHITE
+    elif difference < 0:
+        side = BLACK
+    elif colours:
+        side = WHITE if colours[-1] == BLACK else BLACK
+    else:
+        side = None
+    if abs(difference) > 1 or double:
+        strength = ABSOLUTE
+    elif abs(difference) == 1:
+        strength = STRONG
+    elif side is not None:
+        strength = MILD
+    else:
+        strength = NONE
+    return _Preference(side, strength, difference, double, colours)
+
+
+def _other(colour: str) -> str:
+    return WHITE if colour == BLACK else BLACK
+
+
+def colour_rule(
+    a: int,
+    b: int,
+    prefs: dict[int, _Preference],
+    rank_key: dict[int, tuple[float, int]],
+    first_colour: str,
+) -> tuple[str, int, str]:
+    """Which FIDE colour rule decides a pair, who moves first by it, and why in a few words.
+
+    Replays C.04.3 E.1-E.5 as py4swiss applies them (the tests check that the prediction
+    matches py4swiss's colours over many simulated events).
+    """
+    higher, lower = sorted((a, b), key=lambda n: rank_key[n], reverse=True)
+    ph, pl = prefs[higher], prefs[lower]
+
+    def mover(number: int, colour: str | None) -> int:
+        other = lower if number == higher else higher
+        return number if colour == BLACK else other
+
+    # E.1 both preferences can be granted.
+    if ph.side and pl.side and ph.side != pl.side:
+        return "E.1", mover(higher, ph.side), "both preferences granted"
+    # E.2 the stronger preference wins; two absolute ones: the wider colour difference.
+    if ph.strength != pl.strength:
+        winner = higher if ph.strength > pl.strength else lower
+        return "E.2", mover(winner, prefs[winner].side), "stronger preference"
+    if ph.strength == ABSOLUTE and abs(ph.difference) != abs(pl.difference):
+        winner = higher if abs(ph.difference) > abs(pl.difference) else lower
+        return "E.2", mover(winner, prefs[winner].side), "larger colour difference"
+    # E.3 alternate from the most recent round in which they had different colours.
+    for colour_h, colour_l in zip(reversed(ph.colours), reversed(pl.colours), strict=False):
+        if colour_h != colour_l:
+            return "E.3", mover(higher, _other(colour_h)), "alternation"
+    # E.4 the higher-ranked player's preference.
+    if ph.side is not None:
+        return "E.4", mover(higher, ph.side), "higher-ranked player's preference"
+    # E.5 the higher-ranked player's pairing number: odd takes the initial colour.
+    colour = first_colour if higher % 2 else _other(first_colour)
+    return "E.5", mover(higher, colour), "pairing-number parity"
+
+
+def _colour_reasons(
+    first: int,
+    second: int,
+    prefs: dict[int, _Preference],
+    rank_key: dict[int, tuple[float, int]],
+    first_colour: str,
+) -> dict[int, str]:
+    """Why ``first`` got Black and ``second`` White, following E.1-E.5 in order."""
+    got = {first: BLACK, second: WHITE}
+    higher, lower = sorted((first, second), key=lambda n: rank_key[n], reverse=True)
+    rule, predicted_first, why = colour_rule(first, second, prefs, rank_key, first_colour)
+
+    def own(number: int) -> str:
+        pref = prefs[number]
+        if pref.side is None:
+            return "no colour preference of their own (no game played yet)"
+        wanted = pref.side == got[number]
+        return f"{'as wanted' if wanted else 'against their wish'}: {pref.describe()}"
+
+    if predicted_first != first:
+        text = "colours as set for this board, not those the FIDE colour rules give"
+        return {first: f"{own(first)}; {text}", second: f"{own(second)}; {text}"}
+    if rule == "E.1":
+        return {n: f"{own(n)}; both preferences granted" for n in (first, second)}
+    if rule == "E.2":
+        ph, pl = prefs[higher], prefs[lower]
+        if ph.strength != pl.strength:
+            winner = higher if ph.strength > pl.strength else lower
+        else:
+            winner = higher if abs(ph.difference) > abs(pl.difference) else lower
+        loser = lower if winner == higher else higher
+        reasons = {winner: f"{own(winner)}; the {why} is granted"}
+        if prefs[loser].side is None:
+            reasons[loser] = "no colour preference: the opponent's preference is granted"
+        else:
+            reasons[loser] = f"{own(loser)}; the opponent's {why} is granted"
+        return reasons
+    if rule == "E.3":
+        text = (
+            "equal preferences, so colours alternate from the last game in which the two "
+            "had different colours"
+        )
+        return {n: f"{own(n)}; {text}" for n in (first, second)}
+    if rule == "E.4":
+        return {
+            higher: f"{own(higher)}; equal preferences: the higher-ranked player's wins",
+            lower: f"{own(lower)}; equal preferences: the higher-ranked opponent's wins",
+        }
+    parity = "odd" if higher % 2 else "even"
+    colour = got[higher]
+    text = (
+        f"no colour preference on either side: the higher-ranked player ({higher}) has an "
+        f"{parity} pairing number, so takes {_COLOUR_NAME[colour].split(' ')[0]}"
+    )
+    return {first: text, second: text}
+
+
+def explain_pairing(
+    players: Sequence[PairingPlayer],
+    pairing: RoundPairing,
+    *,
+    scoring: Scoring,
+    round_number: int | None = None,
+    first_colour: str = BLACK,
+) -> dict[int, str]:
+    """One sentence per player of ``players`` explaining their place in ``pairing``.
+
+    ``round_number`` defaults to one after the last round present in the available players'
+    histories.  Players neither paired nor given the bye are explained from their entry for
+    the round (requested bye, absence) or as withdrawn.
+    """
+    if round_number is None:
+        round_number = 1 + max(
+            (e.round for p in players if p.available for e in p.history), default=0
+        )
+    by_number = {p.number: p for p in players}
+    score = {p.number: score_before(p, round_number, scoring) for p in players}
+    prefs = {p.number: colour_preference(p, round_number) for p in players}
+    rank_key = {n: (score[n], -n) for n in by_number}
+    opponent: dict[int, int | None] = {}
+    for a, b in pairing.pairs:
+        opponent[a], opponent[b] = b, a
+    if pairing.bye is not None:
+        opponent[pairing.bye] = None
+    in_round = set(opponent)
+    # The lowest score each player's game reaches: the opponent's, or -1 for the bye.
+    reached = {
+        n: -1.0 if other is None else min(score[n], score[other]) for n, other in opponent.items()
+    }
+
+    # Bracket sizes: residents of a score group plus players from higher groups that passed
+    # through it (paired lower down, or given the bye).
+    def bracket_size(group_score: float) -> int:
+        residents = sum(1 for n in in_round if score[n] == group_score)
+        passing = sum(1 for n in in_round if score[n] > group_score >= reached[n])
+        return residents + passing
+
+    notes: dict[int, str] = {}
+    colour_reasons: dict[int, str] = {}
+    for first, second in pairing.pairs:
+        colour_reasons.update(_colour_reasons(first, second, prefs, rank_key, first_colour))
+
+    for number in sorted(by_number):
+        player = by_number[number]
+        own_score = score[number]
+        if number not in in_round:
+            entry = player.entry(round_number)
+            if entry is not None:
+                why = _BYE_REASONS.get(entry.result, f"has result {entry.result!r}")
+                notes[number] = f"Not paired in round {round_number}: {why}."
+            else:
+                notes[number] = f"Not paired in round {round_number}: withdrawn or unavailable."
+            continue
+        if opponent[number] is None:
+            size = bracket_size(own_score)
+            notes[number] = (
+                f"In the {_group(own_score)}; gets the pairing-allocated bye "
+                f"({_points(scoring.pab)}): an odd number of players "
+                f"({len(in_round)}) had to be paired, and the bye goes to a player of the lowest "
+                f"group possible who has had neither a bye nor a forfeit win"
+                + (f" (the group had {size} players)." if size > 1 else ".")
+            )
+            continue
+        other = opponent[number]
+        assert other is not None
+        other_score = score[other]
+        colour = BLACK if (number, other) in pairing.pairs else WHITE
+        if own_score == other_score:
+            where = f"Paired within the {_group(own_score)} against {other}"
+        elif own_score > other_score:
+            size = bracket_size(own_score)
+            reason = (
+                f"the group had an odd number of players ({size})"
+                if size % 2
+                else "no legal partner was left in the group (earlier meetings, colours, "
+                "or the pairing of the groups below)"
+            )
+            where = (
+                f"Floated down from the {_group(own_score)} to meet {other} "
+                f"({_points(other_score)}): {reason}"
+            )
+        else:
+            where = (
+                f"Floated up from the {_group(own_score)} to meet {other}, who floated down "
+                f"from the {_group(other_score)}"
+            )
+        notes[number] = f"{where}. Plays {_COLOUR_NAME[colour]}, {colour_reasons[number]}."
+    return notes

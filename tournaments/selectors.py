@@ -1,0 +1,209 @@
+"""Reads for tournament pages, the API and exports: boards, standings, crosstable, cards."""
+
+from __future__ import annotations
+
+from tournaments import history
+from tournaments.models import Board, Entrant, ResultChange, Round, Tournament
+from tournaments.tiebreaks import (
+    TIEBREAKS,
+    GameEntry,
+    StandingsInput,
+    StandingsPlayer,
+    compute_standings,
+)
+from tournaments.tiebreaks import crosstable as crosstable_rows
+
+SYMBOLS = {"1": "1", "=": "½", "0": "0", "+": "+", "-": "−", "U": "U", "H": "H", "F": "F", "Z": "Z"}
+
+
+def _points(value: float) -> str:
+    whole, half = int(value), value - int(value) >= 0.5
+    return f"{whole}½" if half and whole else ("½" if half else str(whole))
+
+
+def entrants(tournament: Tournament) -> list[Entrant]:
+    return list(
+        Entrant.objects.filter(tournament=tournament)
+        .select_related("user")
+        .order_by("pairing_number", "-rating", "user__username")
+    )
+
+
+def round_boards(round_: Round) -> list[Board]:
+    boards = list(round_.boards.select_related("black__user", "white__user", "game"))
+    data = standings_input(round_.tournament, up_to_round=round_.number - 1)
+    points = {p.number: sum(data.scoring.points(e.result) for e in p.entries) for p in data.players}
+    for board in boards:
+        board.black_points = _points(points.get(board.black.pairing_number, 0))
+        if board.white_id:
+            board.white_points = _points(points.get(board.white.pairing_number, 0))
+    return boards
+
+
+def standings_input(tournament: Tournament, *, up_to_round: int | None = None) -> StandingsInput:
+    """The tournament's results for the pure tie-break engine (decided games only)."""
+    rounds = tournament.current_round if up_to_round is None else up_to_round
+    people = [e for e in entrants(tournament) if e.pairing_number]
+    numbers = {e.pk: e.pairing_number for e in people}
+    grouped = history.boards_by_round(tournament, rounds)
+    entries: dict[int, list[GameEntry]] = {e.pk: [] for e in people}
+    for number in range(1, rounds + 1):
+        for board in grouped.get(number, []):
+            for entrant_id, is_black in ((board.black_id, True), (board.white_id, False)):
+                if entrant_id not in entries:
+                    continue
+                entry = history.entry_for(board, entrant_id, numbers)
+                if entry is None:
+                    continue
+                mine, theirs = (
+                    (board.black_marbles, board.white_marbles)
+                    if is_black
+                    else (board.white_marbles, board.black_marbles)
+                )
+                entries[entrant_id].append(
+                    GameEntry(
+                        entry.round,
+                        entry.opponent,
+                        entry.colour,
+                        entry.result,
+                        marbles_for=mine,
+                        marbles_against=theirs,
+                        termination=board.termination or None,
+                        marbles_to_win=tournament.marbles_to_win,
+                    )
+                )
+        for entrant in people:  # late entries: the director's bye before their first round
+            if number < entrant.first_round and not any(
+                g.round == number for g in entries[entrant.pk]
+            ):
+                entries[entrant.pk].append(GameEntry(number, None, None, entrant.late_bye))
+    return StandingsInput(
+        players=tuple(
+            StandingsPlayer(
+                e.pairing_number,
+                e.user.username,
+                e.rating,
+                tuple(sorted(entries[e.pk], key=lambda g: g.round)),
+            )
+            for e in people
+        ),
+        total_rounds=tournament.rounds,
+        rounds_played=rounds,
+        scoring=history.scoring_of(tournament),
+        round_robin=tournament.is_round_robin,
+    )
+
+
+def tiebreak_names(tournament: Tournament) -> list[str]:
+    return [TIEBREAKS[code].short for code in tournament.tiebreaks if code in TIEBREAKS]
+
+
+def standings(tournament: Tournament) -> list[dict]:
+    if not tournament.current_round:
+        return []
+    data = standings_input(tournament)
+    withdrawn = set(
+        Entrant.objects.filter(tournament=tournament, status=Entrant.Status.WITHDRAWN).values_list(
+            "pairing_number", flat=True
+        )
+    )
+    order = [code for code in tournament.tiebreaks if code in TIEBREAKS]
+    return [
+        {
+            "rank": row.rank,
+            "number": row.number,
+            "username": row.name,
+            "rating": row.rating,
+            "points": _points(row.points),
+            "points_value": row.points,
+            "tiebreaks": [_format(row.values.get(code, 0)) for code in order],
+            "tiebreak_values": {code: row.values.get(code, 0) for code in order},
+            "withdrawn": row.number in withdrawn,
+        }
+        for row in compute_standings(data, order)
+    ]
+
+
+def _format(value: float) -> str:
+    return f"{value:g}"
+
+
+def crosstable(tournament: Tournament) -> list[dict]:
+    if not tournament.current_round:
+        return []
+    data = standings_input(tournament)
+    ranks = {row["number"]: row["rank"] for row in standings(tournament)}
+    rows = []
+    for row in crosstable_rows(data):
+        cells = []
+        for cell in row.cells:
+            if cell.opponent is None:
+                cells.append(SYMBOLS.get(cell.result, cell.result))
+            else:
+                cells.append(f"{cell.opponent}{cell.colour or ''} {SYMBOLS.get(cell.result, '')}")
+        rows.append(
+            {
+                "rank": ranks.get(row.number),
+                "number": row.number,
+                "username": row.name,
+                "rating": row.rating,
+                "points": _points(row.points),
+                "cells": cells,
+            }
+        )
+    rows.sort(key=lambda r: (r["rank"] or 0, r["number"]))
+    return rows
+
+
+def player_card(tournament: Tournament, entrant: Entrant) -> dict:
+    from ratings.elo import performance_rating
+
+    data = standings_input(tournament)
+    player = next((p for p in data.players if p.number == entrant.pairing_number), None)
+    by_number = {e.pairing_number: e for e in entrants(tournament)}
+    boards = {
+        b.round.number: b
+        for b in Board.objects.filter(round__tournament=tournament)
+        .filter(black=entrant)
+        .select_related("round", "game")
+        | Board.objects.filter(round__tournament=tournament, white=entrant).select_related(
+            "round", "game"
+        )
+    }
+    lines, total, opponent_ratings, played_points = [], 0.0, [], 0.0
+    for game in player.entries if player else ():
+        points = data.scoring.points(game.result)
+        total += points
+        opponent = by_number.get(game.opponent) if game.opponent else None
+        if game.result in ("1", "=", "0") and opponent:
+            opponent_ratings.append(opponent.rating)
+            played_points += points
+        board = boards.get(game.round)
+        lines.append(
+            {
+                "round": game.round,
+                "colour": {"b": "Black", "w": "White"}.get(game.colour, ""),
+                "opponent": opponent.user.username if opponent else None,
+                "opponent_rating": opponent.rating if opponent else None,
+                "bye": SYMBOLS.get(game.result, game.result) if not opponent else "",
+                "result": SYMBOLS.get(game.result, game.result),
+                "marbles": (
+                    f"{game.marbles_for}–{game.marbles_against}"
+                    if game.marbles_for is not None
+                    else ""
+                ),
+                "score": _points(total),
+                "game_url": board.game.get_absolute_url() if board and board.game else "",
+            }
+        )
+    return {
+        "rounds": lines,
+        "points": _points(total),
+        "performance": performance_rating(opponent_ratings, played_points),
+    }
+
+
+def result_changes(tournament: Tournament):
+    return ResultChange.objects.filter(board__round__tournament=tournament).select_related(
+        "board__round", "changed_by"
+    )

@@ -1,0 +1,20 @@
+from django.urls import path
+
+from tournaments import views
+
+urlpatterns = [
+    path("", views.tournament_list, name="tournament-list"),
+    path("new/<slug:club_slug>/", views.tournament_create, name="tournament-create"),
+    path("<slug:slug>/", views.tournament_detail, name="tournament-detail"),
+    path("<slug:slug>/edit/", views.tournament_edit, name="tournament-edit"),
+    path("<slug:slug>/players/", views.tournament_players, name="tournament-players"),
+    path(
+        "<slug:slug>/players/<str:username>/", views.tournament_player_card, name="tournament-card"
+    ),
+    path("<slug:slug>/rounds/<int:number>/", views.tournament_round, name="tournament-round"),
+    path("<slug:slug>/standings/", views.tournament_standings, name="tournament-standings"),
+    path("<slug:slug>/crosstable/", views.tournament_crosstable, name="tournament-crosstable"),
+    path("<slug:slug>/audit/", views.tournament_audit, name="tournament-audit"),
+    path("<slug:slug>/export/<str:kind>", views.tournament_export, name="tournament-export"),
+    path("<slug:slug>/do/<str:action>/", views.tournament_action, name="tournament-action"),
+]

@@ -11,6 +11,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from django.conf import settings
+from django.db.models import Max
 
 from ratings import elo
 from ratings.models import PlayerRating, RatingChange
@@ -52,6 +53,13 @@ def rating_apply(
     if RatingChange.objects.filter(**source).exists():
         return None
     rows = _locked_ratings(sorted([black_id, white_id]), category)
+    # Each player's changes stay in time order even when commits interleave, so replaying the
+    # history by (played_at, id) reproduces exactly what was applied here.
+    latest = RatingChange.objects.filter(
+        user_id__in=[black_id, white_id], category=category
+    ).aggregate(latest=Max("played_at"))["latest"]
+    if latest is not None and latest > played_at:
+        played_at = latest
     black, white = rows[black_id], rows[white_id]
     black_state = elo.PlayerState(black.rating, black.games, black.reached_2400)
     white_state = elo.PlayerState(white.rating, white.games, white.reached_2400)
@@ -90,3 +98,31 @@ def rating_apply_game(*, game, now: datetime) -> tuple[int, int] | None:
         played_at=now,
         game=game,
     )
+
+
+def rating_apply_board(*, board, now: datetime) -> None:
+    """Rate (or re-rate) a tournament board whose result a director entered or corrected.
+
+    A first result of a rated over-the-board game is applied at once. A corrected result, or a
+    correction of a rated server game's result, recomputes every rating from that game onward.
+    """
+    tournament = board.round.tournament
+    if not tournament.rated or board.white_id is None:
+        return
+    existing = RatingChange.objects.filter(board=board).order_by("played_at").first()
+    if existing is None and board.game_id:
+        existing = RatingChange.objects.filter(game_id=board.game_id).order_by("played_at").first()
+    if existing is not None:
+        from ratings.recompute import ratings_recompute
+
+        ratings_recompute(since=existing.played_at)
+        return
+    if board.game_id is None and board.result in SCORES:
+        rating_apply(
+            black_id=board.black.user_id,
+            white_id=board.white.user_id,
+            result=board.result,
+            category=elo.speed_category(tournament.base_seconds, tournament.increment_seconds),
+            played_at=now,
+            board=board,
+        )

@@ -711,6 +711,9 @@ def board_result_set(
         board.white_marbles = white_marbles
         board.termination = "forfeit" if result in ("+-", "-+", "--") else "entered"
         board.save(update_fields=["result", "black_marbles", "white_marbles", "termination"])
+        from ratings.services import rating_apply_board
+
+        rating_apply_board(board=board, now=now)
         _finish_round_if_complete(tournament, round_, now)
     return board
 

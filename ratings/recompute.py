@@ -1,0 +1,241 @@
+"""Recompute ratings from the game history (all of it, or from one moment onward).
+
+The history is every rated result: rated server games (a tournament game counts with its board's
+result, which a director may have corrected) and rated over-the-board tournament boards. It is
+replayed in the order it was applied: by ``played_at``, then by the first RatingChange id. The
+players' states before ``since`` come from the changes already stored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Count, Max, Min
+
+from games.models import Game
+from ratings import elo
+from ratings.models import PlayerRating, RatingChange
+from ratings.services import SCORES
+from tournaments.models import Board, ResultChange
+
+BATCH = 5000
+
+
+@dataclass(frozen=True)
+class Source:
+    played_at: datetime
+    order: int
+    game_id: int | None
+    board_id: int | None
+    black_id: int
+    white_id: int
+    result: str
+    category: str
+
+
+@dataclass
+class RecomputeReport:
+    results: int = 0
+    changes_written: int = 0
+    changes_that_differed: int = 0
+    players: int = 0
+
+
+def rated_sources(since: datetime | None = None) -> list[Source]:
+    """Every rated result at or after ``since``, in the order to replay them."""
+    first_change = {}
+    changes = RatingChange.objects.values("game_id", "board_id").annotate(
+        first=Min("pk"), at=Min("played_at")
+    )
+    if since is not None:
+        changes = changes.filter(played_at__gte=since)
+    for row in changes:
+        key = ("g", row["game_id"]) if row["game_id"] else ("b", row["board_id"])
+        first_change[key] = (row["at"], row["first"])
+    sources: list[Source] = []
+    games = Game.objects.filter(rated=True, status=Game.Status.FINISHED, ply__gte=2).values(
+        "pk",
+        "black_id",
+        "white_id",
+        "result",
+        "ended_at",
+        "base_seconds",
+        "increment_seconds",
+        "tournament_board__result",
+        "tournament_board__pk",
+    )
+    for game in games.iterator(chunk_size=BATCH):
+        result = game["result"]
+        if game["tournament_board__pk"] is not None:
+            result = game["tournament_board__result"]
+        if result not in SCORES:
+            continue
+        at, order = first_change.get(("g", game["pk"]), (game["ended_at"], 1 << 62))
+        if since is not None and at < since:
+            continue
+        sources.append(
+            Source(
+                at,
+                order,
+                game["pk"],
+                None,
+                game["black_id"],
+                game["white_id"],
+                result,
+                elo.speed_category(game["base_seconds"], game["increment_seconds"]),
+            )
+        )
+    entered = dict(ResultChange.objects.values_list("board_id").annotate(at=Min("changed_at")))
+    boards = Board.objects.filter(
+        round__tournament__rated=True,
+        game__isnull=True,
+        white__isnull=False,
+        result__in=list(SCORES),
+    ).values(
+        "pk",
+        "black__user_id",
+        "white__user_id",
+        "result",
+        "round__tournament__base_seconds",
+        "round__tournament__increment_seconds",
+    )
+    for board in boards.iterator(chunk_size=BATCH):
+        fallback = entered.get(board["pk"])
+        at, order = first_change.get(("b", board["pk"]), (fallback, 1 << 62))
+        if at is None or (since is not None and at < since):
+            continue
+        sources.append(
+            Source(
+                at,
+                order,
+                None,
+                board["pk"],
+                board["black__user_id"],
+                board["white__user_id"],
+                board["result"],
+                elo.speed_category(
+                    board["round__tournament__base_seconds"],
+                    board["round__tournament__increment_seconds"],
+                ),
+            )
+        )
+    sources.sort(key=lambda s: (s.played_at, s.order, s.game_id or 0, s.board_id or 0))
+    return sources
+
+
+def _states_before(since: datetime | None) -> tuple[dict, dict]:
+    """(user, category) -> PlayerState and peak, from the changes stored before ``since``."""
+    if since is None:
+        return {}, {}
+    before = RatingChange.objects.filter(played_at__lt=since)
+    counts = {
+        (r["user_id"], r["category"]): r
+        for r in before.values("user_id", "category").annotate(
+            games=Count("pk"), peak=Max("rating_after"), last=Max("pk")
+        )
+    }
+    last_ratings = dict(
+        RatingChange.objects.filter(pk__in=[r["last"] for r in counts.values()]).values_list(
+            "pk", "rating_after"
+        )
+    )
+    states, peaks = {}, {}
+    for key, row in counts.items():
+        rating = last_ratings[row["last"]]
+        states[key] = elo.PlayerState(rating, row["games"], row["peak"] >= 2400)
+        peaks[key] = row["peak"]
+    return states, peaks
+
+
+def ratings_recompute(
+    *, since: datetime | None = None, progress: Callable[[int, int], None] | None = None
+) -> RecomputeReport:
+    """Replay every rated result from ``since`` (default: the beginning) and store the result.
+
+    Holds the lock on every rating row while it runs, so no game can be rated half-way.
+    """
+    report = RecomputeReport()
+    default = settings.RATING_DEFAULT
+    with transaction.atomic():
+        list(PlayerRating.objects.select_for_update().values_list("pk", flat=True))
+        states, peaks = _states_before(since)
+        sources = rated_sources(since)
+        old = (
+            RatingChange.objects.all()
+            if since is None
+            else RatingChange.objects.filter(played_at__gte=since)
+        )
+        previous = {
+            (c["game_id"], c["board_id"], c["user_id"]): c["rating_after"]
+            for c in old.values("game_id", "board_id", "user_id", "rating_after")
+        }
+        new_changes: list[RatingChange] = []
+        last_at: dict[tuple[int, str], datetime] = {}
+        total = len(sources)
+        for index, source in enumerate(sources, start=1):
+            black_key = (source.black_id, source.category)
+            white_key = (source.white_id, source.category)
+            black = states.get(black_key, elo.PlayerState(default, 0, False))
+            white = states.get(white_key, elo.PlayerState(default, 0, False))
+            black_delta, white_delta = elo.rate_game(black, white, SCORES[source.result])
+            for key, state, delta, opponent, score in (
+                (black_key, black, black_delta, white, SCORES[source.result]),
+                (white_key, white, white_delta, black, 1.0 - SCORES[source.result]),
+            ):
+                after = state.after(delta)
+                states[key] = after
+                peaks[key] = max(peaks.get(key, default), after.rating)
+                last_at[key] = source.played_at
+                new_changes.append(
+                    RatingChange(
+                        user_id=key[0],
+                        category=source.category,
+                        game_id=source.game_id,
+                        board_id=source.board_id,
+                        rating_before=state.rating,
+                        rating_after=after.rating,
+                        opponent_rating=opponent.rating,
+                        score=score,
+                        played_at=source.played_at,
+                    )
+                )
+                if previous.get((source.game_id, source.board_id, key[0])) != after.rating:
+                    report.changes_that_differed += 1
+            if progress and (index % 1000 == 0 or index == total):
+                progress(index, total)
+        report.changes_that_differed += max(0, len(previous) - len(new_changes))
+        old.delete()
+        RatingChange.objects.bulk_create(new_changes, batch_size=BATCH)
+        report.results, report.changes_written = total, len(new_changes)
+        _store_ratings(states, peaks, last_at, since is None)
+        report.players = len({key[0] for key in states})
+    return report
+
+
+def _store_ratings(states, peaks, last_at, full: bool) -> None:
+    existing = {(r.user_id, r.category): r for r in PlayerRating.objects.all()}
+    to_update, to_create = [], []
+    for key, state in states.items():
+        row = existing.get(key)
+        if row is None:
+            row = PlayerRating(user_id=key[0], category=key[1])
+            to_create.append(row)
+        else:
+            to_update.append(row)
+        row.rating, row.games, row.reached_2400 = state.rating, state.games, state.reached_2400
+        row.peak = peaks.get(key, state.rating)
+        row.last_game_at = last_at.get(key, row.last_game_at)
+    if full:  # players with no rated result left go back to the start
+        for key, row in existing.items():
+            if key not in states:
+                row.rating = row.peak = settings.RATING_DEFAULT
+                row.games, row.reached_2400, row.last_game_at = 0, False, None
+                to_update.append(row)
+    PlayerRating.objects.bulk_create(to_create, batch_size=BATCH)
+    PlayerRating.objects.bulk_update(
+        to_update, ["rating", "games", "reached_2400", "peak", "last_game_at"], batch_size=BATCH
+    )

@@ -1,4 +1,4 @@
-from django.urls import path
+from django.urls import include, path
 
 from accounts import api as accounts_api
 from clubs import api as clubs_api
@@ -6,6 +6,8 @@ from games import api as games_api
 from tournaments import api as tournaments_api
 
 urlpatterns = [
+    path("archive/", include("games.archive_api_urls")),
+    path("ratings/", include("ratings.api_urls")),
     path("me/", accounts_api.MeView.as_view(), name="api-me"),
     path("me/tokens/", accounts_api.TokenListView.as_view(), name="api-tokens"),
     path("me/tokens/<int:token_id>/", accounts_api.TokenDetailView.as_view(), name="api-token"),

@@ -39,6 +39,8 @@ urlpatterns = [
         name="challenge-action",
     ),
     path("games/<int:game_id>/", games_views.game_detail, name="game-detail"),
+    path("archive/", include("games.archive_urls")),
+    path("ratings/", include("ratings.urls")),
     # Tournaments
     path("tournaments/", include("tournaments.urls")),
     # API

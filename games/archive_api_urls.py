@@ -1,0 +1,3 @@
+"""API of the public game archive."""
+
+urlpatterns: list = []

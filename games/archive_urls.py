@@ -1,0 +1,3 @@
+"""Pages of the public game archive (search, replay, downloads, import)."""
+
+urlpatterns: list = []

@@ -1,0 +1,3 @@
+"""Rating API: ratings, history, leaderboards."""
+
+urlpatterns: list = []

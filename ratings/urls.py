@@ -1,0 +1,3 @@
+"""Rating pages: leaderboards."""
+
+urlpatterns: list = []

@@ -1,6 +1,6 @@
 """Fixtures for the real-browser tests: Debian's Chromium driven by Playwright's sync API.
 
-One Chromium process serves the whole session; every page comes from its own browser context,
+One Chromium process serves each test module; every page comes from its own browser context,
 so two players can be logged in side by side. Pages talk to pytest-django's ``live_server``.
 
 Without ``/usr/bin/chromium`` the browser tests are skipped, except under CI (``CI`` set), where
@@ -38,9 +38,14 @@ def _browser_missing() -> str | None:
     return None
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def playwright_browser():
-    """One headless Chromium for the session (skipped without it, but fails under CI)."""
+    """One headless Chromium per test module (skipped without it, but fails under CI).
+
+    Per module, not per session: while Playwright's sync API is started, its event loop runs
+    in the main thread, and the tests collected after the browser tests (async_to_sync in the
+    channel layer, say) must not inherit it.
+    """
     reason = _browser_missing()
     if reason:
         if os.environ.get("CI"):

@@ -6,7 +6,6 @@ Skipped, with the reason, unless DATABASE_URL names PostgreSQL and REDIS_URL is 
 import time
 
 import pytest
-from asgiref.sync import async_to_sync
 from django.conf import settings
 from django.core import mail
 from django.db import connection
@@ -73,4 +72,10 @@ def test_redis_channel_layer_delivers_across_connections():
         await layer.group_discard("wiring-test", channel)
         return message
 
-    assert async_to_sync(roundtrip)() == {"type": "game.event", "ply": 7}
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+
+    # A fresh thread and loop: the test runner's own thread may host another event loop.
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        message = pool.submit(asyncio.run, roundtrip()).result(timeout=10)
+    assert message == {"type": "game.event", "ply": 7}

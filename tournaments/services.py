@@ -692,10 +692,26 @@ def board_result_set(
         later_paired = Round.objects.filter(
             tournament=tournament, number__gt=round_.number
         ).exists()
-        if later_paired and not reason.strip():
+        if (later_paired or round_.status == Round.Status.FINISHED) and not reason.strip():
             raise InvalidInput(
-                "Correcting a result of an earlier round needs a reason.", code="reason_required"
+                f"Round {round_.number} is finished: correcting one of its results needs a reason.",
+                code="reason_required",
             )
+        for entrant, forfeit_against in (
+            (board.black, Board.Result.WHITE_FORFEIT_WIN),
+            (board.white, Board.Result.BLACK_FORFEIT_WIN),
+        ):
+            gone = (
+                entrant.status == Entrant.Status.WITHDRAWN
+                and entrant.withdrawn_from_round is not None
+                and entrant.withdrawn_from_round <= round_.number
+            )
+            if gone and result not in (forfeit_against, Board.Result.DOUBLE_FORFEIT):
+                raise Conflict(
+                    f"{entrant.user.username} withdrew before round {round_.number}: only a "
+                    "forfeit can be recorded for them.",
+                    code="withdrawn_player",
+                )
         ResultChange.objects.create(
             board=board,
             old_result=board.result,

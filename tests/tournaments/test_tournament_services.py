@@ -1,6 +1,7 @@
 """The tournament lifecycle through the services, on the database."""
 
 import pytest
+from django.db.models import Q
 
 from abalone_site.errors import Conflict, InvalidInput, NotAllowed
 from tournaments import selectors, services
@@ -268,3 +269,38 @@ def test_settings_fixed_once_started(make_tournament, club_with_members):
         services.tournament_update(
             tournament=Tournament.objects.get(pk=tournament.pk), actor=owner, rounds=9
         )
+
+
+def test_result_for_a_finished_round_needs_a_reason_and_changes_nothing(
+    make_tournament, club_with_members
+):
+    _, owner, _ = club_with_members
+    tournament = make_tournament(register=4, format="swiss", rounds=2)
+    services.tournament_start(tournament=tournament, actor=owner, now=T0)
+    play_round(tournament, owner, 1)
+    board = Board.objects.get(round__number=1, number=1)
+    with pytest.raises(InvalidInput) as error:
+        services.board_result_set(board=board, actor=owner, result="0-1", now=at(5))
+    assert error.value.code == "reason_required"
+    board.refresh_from_db()
+    assert board.result == "1-0" and ResultChange.objects.filter(board=board).count() == 1
+
+
+def test_a_withdrawn_players_result_is_refused_unless_a_forfeit(make_tournament, club_with_members):
+    _, owner, players = club_with_members
+    tournament = make_tournament(register=4, format="round_robin")
+    services.tournament_start(tournament=tournament, actor=owner, now=T0)
+    play_round(tournament, owner, 1)
+    services.tournament_withdraw(tournament=tournament, user=players[0], actor=owner)
+    round2 = services.round_pair(tournament_id=tournament.pk, number=2, now=at(2))
+    services.round_start(tournament_id=tournament.pk, number=2, actor=owner, now=at(2))
+    board = round2.boards.get(Q(black__user=players[0]) | Q(white__user=players[0]))
+    assert board.result in ("+-", "-+")  # forfeited when paired
+    withdrawn_is_black = board.black.user == players[0]
+    with pytest.raises(Conflict) as error:
+        services.board_result_set(
+            board=board, actor=owner, result="1-0" if withdrawn_is_black else "0-1", now=at(3)
+        )
+    assert error.value.code == "withdrawn_player"
+    board.refresh_from_db()
+    assert board.result in ("+-", "-+")

@@ -158,6 +158,13 @@ class GameDetailView(APIView):
         return Response(current_state(game_id))
 
 
+def state_after(game: Game) -> dict:
+    """The state to answer a write with: the one its event just published, if still current."""
+    from games.events import recent_state
+
+    return recent_state(game) or current_state(game.pk)
+
+
 class GameMoveView(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
@@ -165,14 +172,14 @@ class GameMoveView(APIView):
     def post(self, request, game_id: int):
         serializer = MoveSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        services.game_move_apply(
+        game = services.game_move_apply(
             game_id=game_id,
             player=request.user,
             move=serializer.validated_data["move"],
             expected_ply=serializer.validated_data["ply"],
             now=timezone.now(),
         )
-        return Response(current_state(game_id))
+        return Response(state_after(game))
 
 
 class GameActionView(APIView):

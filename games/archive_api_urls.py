@@ -1,3 +1,20 @@
 """API of the public game archive."""
 
-urlpatterns: list = []
+from django.urls import path
+
+from games import archive_api
+
+urlpatterns = [
+    path("games/", archive_api.ArchiveGameListView.as_view(), name="api-archive-games"),
+    path(
+        "games/<int:game_id>/record",
+        archive_api.ArchiveRecordView.as_view(),
+        name="api-archive-record",
+    ),
+    path(
+        "games/<int:game_id>/replay",
+        archive_api.ArchiveReplayView.as_view(),
+        name="api-archive-replay",
+    ),
+    path("import/", archive_api.RecordImportView.as_view(), name="api-archive-import"),
+]

@@ -29,9 +29,13 @@ from tournaments.models import Board
 
 BLACK, WHITE = "b", "w"
 COLOUR_NAME = {BLACK: "Black", WHITE: "White"}
-# A task scheduled at a deadline further away than this is left to the sweep: Celery holds
-# countdown tasks in worker memory, and the Redis transport may redeliver long ones.
-DEADLINE_TASK_HORIZON_SECONDS = 600
+# Deadline tasks are scheduled only for deadlines this close. Further ones are scheduled by the
+# sweep once they come this near, so a busy server does not send a task for every move (Celery
+# holds countdown tasks in worker memory, and the Redis transport may redeliver long ones).
+DEADLINE_TASK_HORIZON_SECONDS = 5.0
+# The sweep runs every second; it schedules the deadlines entering the horizon in a window a
+# little wider than that, so each game gets one or two tasks, not one a second.
+SWEEP_SCHEDULING_WINDOW_SECONDS = 1.5
 
 
 def _other(colour: str) -> str:
@@ -396,13 +400,30 @@ def game_adjudicate(*, game_id: int, now: datetime) -> bool:
 
 
 def games_sweep_flags(*, now: datetime, limit: int = 500) -> int:
-    """Adjudicate every game whose deadline has passed; the periodic correctness net."""
+    """Adjudicate every game whose deadline has passed; the periodic correctness net.
+
+    It also schedules the deadline task of every game whose deadline is entering the next
+    ``DEADLINE_TASK_HORIZON_SECONDS``, so flags are adjudicated at the deadline itself even
+    though moves only schedule tasks for deadlines that close. A task scheduled twice is
+    harmless: adjudication is idempotent.
+    """
+    from games.tasks import adjudicate_game
+
     flagged_ids = list(
         Game.objects.filter(status=Game.Status.STARTED, flag_deadline__lte=now)
         .order_by("flag_deadline")
         .values_list("pk", flat=True)[:limit]
     )
-    return sum(game_adjudicate(game_id=game_id, now=now) for game_id in flagged_ids)
+    adjudicated = sum(game_adjudicate(game_id=game_id, now=now) for game_id in flagged_ids)
+    horizon = now + timedelta(seconds=DEADLINE_TASK_HORIZON_SECONDS)
+    soon = Game.objects.filter(
+        status=Game.Status.STARTED,
+        flag_deadline__gt=horizon - timedelta(seconds=SWEEP_SCHEDULING_WINDOW_SECONDS),
+        flag_deadline__lte=horizon,
+    ).values_list("pk", "flag_deadline")[:limit]
+    for game_id, deadline in soon:
+        enqueue(adjudicate_game, game_id, countdown=(deadline - now).total_seconds() + 0.05)
+    return adjudicated
 
 
 def game_claim_flag(*, game_id: int, player: User, now: datetime) -> Game:

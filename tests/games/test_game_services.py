@@ -373,3 +373,34 @@ def test_bad_game_settings_are_refused(players, settings_args, code):
 def test_cannot_challenge_yourself(players):
     with pytest.raises(InvalidInput):
         seek(players[0], opponent=players[0])
+
+
+def test_sweep_schedules_deadline_tasks_only_for_deadlines_entering_the_horizon(
+    new_game, players, django_capture_on_commit_callbacks
+):
+    black, white = players
+    game = new_game(base=60)
+    move(game, black, 1)
+    move(game, white, 2)  # Black's deadline: 62 s
+    with django_capture_on_commit_callbacks() as far:
+        services.games_sweep_flags(now=at(30))
+    with django_capture_on_commit_callbacks() as entering:
+        services.games_sweep_flags(now=at(57.5))  # 4.5 s left: inside the 5 s horizon
+    with django_capture_on_commit_callbacks() as inside:
+        services.games_sweep_flags(now=at(59.5))  # already scheduled by an earlier sweep
+    assert (len(far), len(entering), len(inside)) == (0, 1, 0)
+
+
+def test_a_move_schedules_a_task_only_for_a_close_deadline(
+    new_game, players, django_capture_on_commit_callbacks
+):
+    black, white = players
+    game = new_game(base=3)
+    move(game, black, 1)
+    with django_capture_on_commit_callbacks() as close:
+        move(game, white, 2)  # Black now has 3 s: a task at the deadline
+    slow = new_game(base=600)
+    move(slow, black, 1)
+    with django_capture_on_commit_callbacks() as far:
+        move(slow, white, 2)  # 600 s away: the sweep will schedule it later
+    assert len(close) == len(far) + 1

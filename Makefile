@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 
-.PHONY: install run serve test test-fast lint format bench worker beat migrate clean
+.PHONY: install run serve test lint format bench bench-games bench-ratings worker beat migrate clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -38,8 +38,17 @@ format: install
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
 
+## make bench: the benchmarks that need no services; bench-games / bench-ratings need
+## DATABASE_URL (PostgreSQL) and REDIS_URL and start the production shape themselves.
 bench: install
 	$(BIN)/python bench/engine.py
+	$(BIN)/python bench/tournaments.py
+
+bench-games: install
+	$(BIN)/python bench/games.py
+
+bench-ratings: install
+	$(BIN)/python bench/ratings.py
 
 ## Production shape: run these beside the web processes (REDIS_URL and DATABASE_URL set).
 worker: install

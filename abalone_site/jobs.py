@@ -73,10 +73,8 @@ class InProcessRunner:
 
     def _schedule_periodic(self, name: str, task_name: str, every: float) -> None:
         def run_and_reschedule():
-            from celery import current_app
-
             try:
-                current_app.tasks[task_name].apply(throw=True)
+                registered_task(task_name).apply(throw=True)
             finally:
                 self._push(every, run_and_reschedule, name)
 
@@ -132,6 +130,19 @@ class InProcessRunner:
                 if timeout > 0:
                     self._wakeup.wait(timeout=min(timeout, 1.0))
             self.run_due()
+
+
+def registered_task(name: str):
+    """The Celery task called ``name``, importing every app's ``tasks`` module on first use.
+
+    A worker imports them when it starts; the web process of the embedded default must do the
+    same before the runner can run the beat schedule.
+    """
+    from abalone_site.celery import app
+
+    if name not in app.tasks:
+        app.loader.import_default_modules()
+    return app.tasks[name]
 
 
 _runner: InProcessRunner | None = None

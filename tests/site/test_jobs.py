@@ -97,3 +97,35 @@ def test_enqueue_waits_for_commit(settings, django_capture_on_commit_callbacks):
     assert len(runner().pending()) == before  # nothing handed over before the commit
     callbacks[0]()
     assert len(runner().pending()) == before + 1
+
+
+def test_every_periodic_job_of_the_schedule_is_a_registered_task(settings):
+    from abalone_site.jobs import registered_task
+
+    for entry in settings.CELERY_BEAT_SCHEDULE.values():
+        assert registered_task(entry["task"]).name == entry["task"]
+
+
+def test_the_embedded_runner_adjudicates_a_flagged_game(make_player, settings):
+    """The beat schedule run in-process ends a game nobody is watching."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games import services
+    from games.models import Game
+
+    game = services.game_create(
+        black=make_player("eb"),
+        white=make_player("ew"),
+        now=timezone.now() - timedelta(seconds=10),
+        game_settings=services.GameSettings(60, 0, 6, "belgian", True),
+        first_move_seconds=1,
+    )
+    clock = FakeClock()
+    jobs = InProcessRunner(settings.CELERY_BEAT_SCHEDULE, clock=clock)
+    clock.now += 1.0
+    jobs.run_due()
+    game.refresh_from_db()
+    assert (game.status, game.termination) == ("finished", "abandoned")
+    assert Game.objects.filter(status="started").count() == 0

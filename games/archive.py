@@ -94,6 +94,9 @@ class _YesNoField(forms.CharField):
         raise forms.ValidationError(f"'{text}' is not yes or no.", code="invalid")
 
 
+_DATE_INPUT = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+
+
 class ArchiveSearchForm(forms.Form):
     """The archive's filters, the same on the page, in the API and for downloads (GET data)."""
 
@@ -115,8 +118,12 @@ class ArchiveSearchForm(forms.Form):
         widget=forms.Select(choices=[("", "any"), ("yes", "rated"), ("no", "casual")]),
     )
     # "from" is a Python keyword: the fields are read from the data under these names.
-    date_from = forms.DateField(required=False, label="Ended from", help_text="YYYY-MM-DD")
-    date_to = forms.DateField(required=False, label="Ended to", help_text="YYYY-MM-DD, included")
+    date_from = forms.DateField(
+        required=False, label="Ended from", help_text="YYYY-MM-DD", widget=_DATE_INPUT
+    )
+    date_to = forms.DateField(
+        required=False, label="Ended to", help_text="YYYY-MM-DD, included", widget=_DATE_INPUT
+    )
     include_aborted = _YesNoField(
         required=False, label="Include aborted games", widget=forms.CheckboxInput
     )

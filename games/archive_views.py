@@ -52,7 +52,7 @@ def archive_download(request):
     return response
 
 
-def _game_or_404(request, game_id: int) -> Game | None:
+def _game_or_none(game_id: int) -> Game | None:
     try:
         return archive.archive_game(game_id)
     except NotFound:
@@ -60,7 +60,7 @@ def _game_or_404(request, game_id: int) -> Game | None:
 
 
 def archive_replay(request, game_id: int):
-    game = _game_or_404(request, game_id)
+    game = _game_or_none(game_id)
     if game is None:
         return render(request, "404.html", {"path": request.path}, status=404)
     if game.status == Game.Status.STARTED:
@@ -92,7 +92,7 @@ def archive_replay(request, game_id: int):
 
 
 def archive_record(request, game_id: int):
-    game = _game_or_404(request, game_id)
+    game = _game_or_none(game_id)
     if game is None:
         return HttpResponse(
             f"There is no game {game_id}.\n", status=404, content_type=RECORD_CONTENT_TYPE

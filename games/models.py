@@ -124,7 +124,12 @@ class Game(TimeControlFields):
 
     class Meta:
         ordering = ["-created_at"]
-        indexes = [models.Index(fields=["status", "-created_at"])]
+        indexes = [
+            models.Index(fields=["status", "-created_at"]),
+            models.Index(fields=["status", "-ended_at"], name="game_archive_idx"),
+            models.Index(fields=["black", "-ended_at"], name="game_black_ended_idx"),
+            models.Index(fields=["white", "-ended_at"], name="game_white_ended_idx"),
+        ]
         constraints = [
             models.CheckConstraint(
                 condition=~models.Q(black=models.F("white")), name="game_two_players"

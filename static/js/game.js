@@ -9,21 +9,18 @@
 (() => {
   "use strict";
 
-  const ROWS = "abcdefghi";
   const DIRECTIONS = { E: [0, 1], W: [0, -1], NE: [1, 1], SW: [-1, -1], NW: [1, 0], SE: [-1, 0] };
   // Arrows as seen from Black's side; White's view is turned by 180 degrees.
   const ARROWS = { E: "→", W: "←", NE: "↗", SW: "↙", NW: "↖", SE: "↘" };
   const TURNED = { E: "W", W: "E", NE: "SW", SW: "NE", NW: "SE", SE: "NW" };
   const COLOUR_NAME = { b: "Black", w: "White" };
-  const SVG_NS = "http://www.w3.org/2000/svg";
-  const UNIT = 50; // distance between neighbouring cell centres in SVG units
-  const ROW_HEIGHT = UNIT * Math.sqrt(3) / 2;
-  const MARGIN = UNIT * 1.05;
 
   const $ = (id) => document.getElementById(id);
   const root = $("game");
   const stateScript = $("game-state");
-  if (!root || !stateScript) return;
+  if (!root || !stateScript || !window.SumitoBoard) return;
+  // Geometry and drawing are shared with the replay page (board.js).
+  const { cellName, parseCell, isCell, parsePosition, moveCells, formatClock } = window.SumitoBoard;
 
   const myColour = root.dataset.myColour || "";
   const apiBase = root.dataset.apiBase;
@@ -48,18 +45,6 @@
 
   // --- cells and geometry --------------------------------------------------------------------------
 
-  function cellName(row, diagonal) {
-    return ROWS[row] + (diagonal + 1);
-  }
-
-  function parseCell(name) {
-    return [ROWS.indexOf(name[0]), Number(name.slice(1)) - 1];
-  }
-
-  function isCell(row, diagonal) {
-    return row >= 0 && row <= 8 && diagonal >= 0 && diagonal <= 8 && Math.abs(diagonal - row) <= 4;
-  }
-
   function step(name, direction, times = 1) {
     const [row, diagonal] = parseCell(name);
     const [dr, dd] = DIRECTIONS[direction];
@@ -68,87 +53,14 @@
     return isCell(r, d) ? cellName(r, d) : null;
   }
 
-  /** SVG coordinates of (row, diagonal), which may lie just off the board (for labels). */
-  function point(row, diagonal) {
-    let x = diagonal - row / 2; // -2 .. 6
-    let y = 8 - row; // 0 .. 8, top to bottom
-    if (flipped) {
-      x = 4 - x;
-      y = 8 - y;
-    }
-    return [MARGIN + (x + 2) * UNIT, MARGIN + y * ROW_HEIGHT];
-  }
-
-  function parsePosition(position) {
-    const [, black, white] = position.split("|");
-    const map = new Map();
-    for (const cell of (black || "").split(",").filter(Boolean)) map.set(cell, "b");
-    for (const cell of (white || "").split(",").filter(Boolean)) map.set(cell, "w");
-    return map;
-  }
-
   const groupKey = (marbles) => [...marbles].sort().join(",");
 
   // --- the board (built once, updated in place) ---------------------------------------------------
 
-  function svg(tag, attributes = {}, parent = null) {
-    const node = document.createElementNS(SVG_NS, tag);
-    for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, value);
-    if (parent) parent.appendChild(node);
-    return node;
-  }
-
   function buildBoard() {
-    const board = $("board");
-    const width = 2 * MARGIN + 8 * UNIT;
-    const height = 2 * MARGIN + 8 * ROW_HEIGHT;
-    const drawing = svg("svg", {
-      viewBox: `0 0 ${width} ${height}`,
-      class: "board-svg",
-    });
-    const defs = svg("defs", {}, drawing);
-    gradient(defs, "marble-b", [["0%", "#6b6f76"], ["45%", "#2a2d32"], ["100%", "#0c0d0f"]]);
-    gradient(defs, "marble-w", [["0%", "#ffffff"], ["55%", "#f1ede6"], ["100%", "#c9c1b3"]]);
-
-    // The frame: a hexagon around the six corner cells, rounded by a thick stroke.
-    const [cx, cy] = point(4, 4);
-    const corners = [[0, 0], [0, 4], [4, 8], [8, 8], [8, 4], [4, 0]].map(([r, d]) => {
-      const [x, y] = point(r, d);
-      const length = Math.hypot(x - cx, y - cy);
-      const grow = (length + UNIT * 0.62) / length;
-      return `${(cx + (x - cx) * grow).toFixed(1)},${(cy + (y - cy) * grow).toFixed(1)}`;
-    });
-    svg("polygon", { points: corners.join(" "), class: "frame" }, drawing);
-
-    // Coordinates: row letters left of each row, diagonal numbers below each diagonal.
-    const labels = svg("g", { class: "coords", "aria-hidden": "true" }, drawing);
-    for (let row = 0; row <= 8; row++) {
-      const [x, y] = point(row, Math.max(0, row - 4) - 1);
-      const label = svg("text", { x: x + (flipped ? -8 : 8), y, "dominant-baseline": "central",
-        "text-anchor": "middle" }, labels);
-      label.textContent = ROWS[row];
-    }
-    for (let diagonal = 0; diagonal <= 8; diagonal++) {
-      const [x, y] = point(Math.max(0, diagonal - 4) - 1, diagonal);
-      const label = svg("text", { x, y: y + (flipped ? 12 : -12), "dominant-baseline": "central",
-        "text-anchor": "middle" }, labels);
-      label.textContent = String(diagonal + 1);
-    }
-
-    for (let row = 0; row <= 8; row++) {
-      for (let diagonal = 0; diagonal <= 8; diagonal++) {
-        if (!isCell(row, diagonal)) continue;
-        const name = cellName(row, diagonal);
-        const [x, y] = point(row, diagonal);
-        const group = svg("g", { class: "cell", "data-cell": name, transform: `translate(${x.toFixed(1)} ${y.toFixed(1)})` }, drawing);
-        svg("circle", { class: "hole", r: UNIT * 0.4 }, group);
-        svg("circle", { class: "marble", r: UNIT * 0.43 }, group);
-        svg("circle", { class: "ring", r: UNIT * 0.47 }, group);
-        svg("circle", { class: "dot", r: UNIT * 0.13 }, group);
-        cells.set(name, group);
-      }
-    }
-    board.appendChild(drawing);
+    const board = window.SumitoBoard.create($("board"), { flipped });
+    for (const [name, group] of board.cells) cells.set(name, group);
+    const drawing = board.svg;
     drawing.addEventListener("click", (event) => {
       const cell = event.target.closest("[data-cell]");
       if (cell) onCellClick(cell.dataset.cell);
@@ -161,11 +73,6 @@
       event.preventDefault();
       onCellClick(cell.dataset.cell);
     });
-  }
-
-  function gradient(defs, id, stops) {
-    const node = svg("radialGradient", { id, cx: "35%", cy: "30%", r: "70%" }, defs);
-    for (const [offset, colour] of stops) svg("stop", { offset, "stop-color": colour }, node);
   }
 
   // --- selecting and playing ------------------------------------------------------------------------
@@ -423,23 +330,7 @@
       const known = (previous.legal_moves || []).find((move) => move.notation === notation);
       if (known) return { from: known.marbles, to: known.destinations };
     }
-    const from = notation.slice(0, 2);
-    if (notation.length === 4) return { from: [from], to: [notation.slice(2, 4)] };
-    // Broadside: both ends of the group and where the first one went.
-    const [end, destination] = [notation.slice(2, 4), notation.slice(4, 6)];
-    const [r0, d0] = parseCell(from);
-    const [r1, d1] = parseCell(destination);
-    const shift = [r1 - r0, d1 - d0];
-    const [re, de] = parseCell(end);
-    const length = Math.max(Math.abs(re - r0), Math.abs(de - d0));
-    const unit = [(re - r0) / (length || 1), (de - d0) / (length || 1)];
-    const marbles = [];
-    for (let i = 0; i <= length; i++) marbles.push([r0 + unit[0] * i, d0 + unit[1] * i]);
-    return {
-      from: marbles.map(([r, d]) => cellName(r, d)),
-      to: marbles.filter(([r, d]) => isCell(r + shift[0], d + shift[1]))
-        .map(([r, d]) => cellName(r + shift[0], d + shift[1])),
-    };
+    return moveCells(notation);
   }
 
   // --- drawing the page ---------------------------------------------------------------------------------
@@ -623,17 +514,6 @@
     const ticking = state.status === "started" && clock.running && !clock.first_moves
       && colour === state.side_to_move;
     return ticking ? Math.max(0, stored - elapsed()) : stored;
-  }
-
-  function formatClock(ms) {
-    const tenths = Math.floor(ms / 100);
-    const seconds = Math.floor(tenths / 10);
-    const minutes = Math.floor(seconds / 60);
-    const hours = Math.floor(minutes / 60);
-    const ss = String(seconds % 60).padStart(2, "0");
-    if (hours) return `${hours}:${String(minutes % 60).padStart(2, "0")}:${ss}`;
-    if (seconds < 10) return `${minutes}:${ss}.${tenths % 10}`;
-    return `${minutes}:${ss}`;
   }
 
   function renderClocks() {

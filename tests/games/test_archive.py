@@ -478,3 +478,14 @@ def test_import_page(client, otb_board, director, alice):
     assert otb_board.game is not None
     assert response.redirect_chain[-1][0] == f"/archive/games/{otb_board.game_id}/"
     assert "board has no result yet" in response.content.decode()
+
+
+def test_replay_without_a_clock_and_the_replay_api(api, alice, bob):
+    game = archived_game(alice, bob, plies=3, base_seconds=None, rated=False)
+    body = api().get(f"/api/v1/archive/games/{game.pk}/replay").json()
+    assert body["clocks_known"] is False
+    assert {frame["black_ms"] for frame in body["frames"]} == {None}
+    assert len(body["frames"]) == 4
+    headers, _ = engine.read_record(archive.game_record(game))
+    assert (headers["TimeControl"], headers["Event"]) == ("-", "Casual game")
+    assert api().get("/api/v1/archive/games/999999/replay").status_code == 404

@@ -1,0 +1,177 @@
+/* Sumito: drawing the Abalone board as SVG. Plain ES2020, no build step.
+ *
+ * Shared by the pages that show a board (the replay page; the live page draws the same board with
+ * the same classes and geometry). `SumitoBoard.create(container, { flipped })` builds the board
+ * once and returns an object whose `setPosition(positionString)` and `highlight(from, to)` update
+ * it in place. Every cell is a `<g class="cell" data-cell="e5">`; a cell with a marble has the
+ * class `b` or `w` and the attribute `data-marble="b"`/`"w"` (empty cells have no data-marble).
+ */
+(() => {
+  "use strict";
+
+  const ROWS = "abcdefghi";
+  const SVG_NS = "http://www.w3.org/2000/svg";
+  const UNIT = 50; // distance between neighbouring cell centres in SVG units
+  const ROW_HEIGHT = UNIT * Math.sqrt(3) / 2;
+  const MARGIN = UNIT * 1.05;
+  const COLOUR_NAME = { b: "Black", w: "White" };
+
+  function cellName(row, diagonal) {
+    return ROWS[row] + (diagonal + 1);
+  }
+
+  function parseCell(name) {
+    return [ROWS.indexOf(name[0]), Number(name.slice(1)) - 1];
+  }
+
+  function isCell(row, diagonal) {
+    return row >= 0 && row <= 8 && diagonal >= 0 && diagonal <= 8 && Math.abs(diagonal - row) <= 4;
+  }
+
+  /** Cell name -> "b" or "w" for a position string "b|a1,a2,...|i9,...". */
+  function parsePosition(position) {
+    const [, black, white] = position.split("|");
+    const map = new Map();
+    for (const cell of (black || "").split(",").filter(Boolean)) map.set(cell, "b");
+    for (const cell of (white || "").split(",").filter(Boolean)) map.set(cell, "w");
+    return map;
+  }
+
+  /** The cells a move left and reached, from its notation alone (pushed marbles not included). */
+  function moveCells(notation) {
+    if (!notation) return { from: [], to: [] };
+    const from = notation.slice(0, 2);
+    if (notation.length === 4) return { from: [from], to: [notation.slice(2, 4)] };
+    // Broadside: both ends of the group and where the first one went.
+    const [end, destination] = [notation.slice(2, 4), notation.slice(4, 6)];
+    const [r0, d0] = parseCell(from);
+    const [r1, d1] = parseCell(destination);
+    const shift = [r1 - r0, d1 - d0];
+    const [re, de] = parseCell(end);
+    const length = Math.max(Math.abs(re - r0), Math.abs(de - d0));
+    const unit = [(re - r0) / (length || 1), (de - d0) / (length || 1)];
+    const marbles = [];
+    for (let i = 0; i <= length; i++) marbles.push([r0 + unit[0] * i, d0 + unit[1] * i]);
+    return {
+      from: marbles.map(([r, d]) => cellName(r, d)),
+      to: marbles.filter(([r, d]) => isCell(r + shift[0], d + shift[1]))
+        .map(([r, d]) => cellName(r + shift[0], d + shift[1])),
+    };
+  }
+
+  /** A clock reading: h:mm:ss, m:ss, or m:ss.t under ten seconds. */
+  function formatClock(ms) {
+    const tenths = Math.floor(ms / 100);
+    const seconds = Math.floor(tenths / 10);
+    const minutes = Math.floor(seconds / 60);
+    const hours = Math.floor(minutes / 60);
+    const ss = String(seconds % 60).padStart(2, "0");
+    if (hours) return `${hours}:${String(minutes % 60).padStart(2, "0")}:${ss}`;
+    if (seconds < 10) return `${minutes}:${ss}.${tenths % 10}`;
+    return `${minutes}:${ss}`;
+  }
+
+  function svg(tag, attributes = {}, parent = null) {
+    const node = document.createElementNS(SVG_NS, tag);
+    for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, value);
+    if (parent) parent.appendChild(node);
+    return node;
+  }
+
+  function gradient(defs, id, stops) {
+    const node = svg("radialGradient", { id, cx: "35%", cy: "30%", r: "70%" }, defs);
+    for (const [offset, colour] of stops) svg("stop", { offset, "stop-color": colour }, node);
+  }
+
+  function create(container, { flipped = false } = {}) {
+    const cells = new Map(); // cell name -> its <g>
+
+    /** SVG coordinates of (row, diagonal), which may lie just off the board (for labels). */
+    function point(row, diagonal) {
+      let x = diagonal - row / 2; // -2 .. 6
+      let y = 8 - row; // 0 .. 8, top to bottom
+      if (flipped) {
+        x = 4 - x;
+        y = 8 - y;
+      }
+      return [MARGIN + (x + 2) * UNIT, MARGIN + y * ROW_HEIGHT];
+    }
+
+    const width = 2 * MARGIN + 8 * UNIT;
+    const height = 2 * MARGIN + 8 * ROW_HEIGHT;
+    const drawing = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "board-svg" });
+    const defs = svg("defs", {}, drawing);
+    gradient(defs, "marble-b", [["0%", "#6b6f76"], ["45%", "#2a2d32"], ["100%", "#0c0d0f"]]);
+    gradient(defs, "marble-w", [["0%", "#ffffff"], ["55%", "#f1ede6"], ["100%", "#c9c1b3"]]);
+
+    // The frame: a hexagon around the six corner cells, rounded by a thick stroke.
+    const [cx, cy] = point(4, 4);
+    const corners = [[0, 0], [0, 4], [4, 8], [8, 8], [8, 4], [4, 0]].map(([r, d]) => {
+      const [x, y] = point(r, d);
+      const length = Math.hypot(x - cx, y - cy);
+      const grow = (length + UNIT * 0.62) / length;
+      return `${(cx + (x - cx) * grow).toFixed(1)},${(cy + (y - cy) * grow).toFixed(1)}`;
+    });
+    svg("polygon", { points: corners.join(" "), class: "frame" }, drawing);
+
+    // Coordinates: row letters left of each row, diagonal numbers below each diagonal.
+    const labels = svg("g", { class: "coords", "aria-hidden": "true" }, drawing);
+    for (let row = 0; row <= 8; row++) {
+      const [x, y] = point(row, Math.max(0, row - 4) - 1);
+      const label = svg("text", { x: x + (flipped ? -8 : 8), y, "dominant-baseline": "central",
+        "text-anchor": "middle" }, labels);
+      label.textContent = ROWS[row];
+    }
+    for (let diagonal = 0; diagonal <= 8; diagonal++) {
+      const [x, y] = point(Math.max(0, diagonal - 4) - 1, diagonal);
+      const label = svg("text", { x, y: y + (flipped ? 12 : -12), "dominant-baseline": "central",
+        "text-anchor": "middle" }, labels);
+      label.textContent = String(diagonal + 1);
+    }
+
+    for (let row = 0; row <= 8; row++) {
+      for (let diagonal = 0; diagonal <= 8; diagonal++) {
+        if (!isCell(row, diagonal)) continue;
+        const name = cellName(row, diagonal);
+        const [x, y] = point(row, diagonal);
+        const group = svg("g", { class: "cell", role: "img", "data-cell": name,
+          transform: `translate(${x.toFixed(1)} ${y.toFixed(1)})` }, drawing);
+        svg("circle", { class: "hole", r: UNIT * 0.4 }, group);
+        svg("circle", { class: "marble", r: UNIT * 0.43 }, group);
+        svg("circle", { class: "ring", r: UNIT * 0.47 }, group);
+        svg("circle", { class: "dot", r: UNIT * 0.13 }, group);
+        cells.set(name, group);
+      }
+    }
+    container.appendChild(drawing);
+
+    function setPosition(position) {
+      const occupancy = parsePosition(position);
+      for (const [name, group] of cells) {
+        const owner = occupancy.get(name) || "";
+        group.classList.toggle("b", owner === "b");
+        group.classList.toggle("w", owner === "w");
+        if (owner) group.dataset.marble = owner;
+        else delete group.dataset.marble;
+        group.setAttribute("aria-label",
+          `${name}, ${owner ? `${COLOUR_NAME[owner].toLowerCase()} marble` : "empty"}`);
+      }
+      return occupancy;
+    }
+
+    function highlight(from = [], to = []) {
+      const fromSet = new Set(from);
+      const toSet = new Set(to);
+      for (const [name, group] of cells) {
+        group.classList.toggle("last-from", fromSet.has(name) && !toSet.has(name));
+        group.classList.toggle("last-to", toSet.has(name));
+      }
+    }
+
+    return { svg: drawing, cells, setPosition, highlight };
+  }
+
+  window.SumitoBoard = {
+    create, parsePosition, moveCells, formatClock, cellName, parseCell, isCell, COLOUR_NAME,
+  };
+})();

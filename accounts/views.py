@@ -104,6 +104,10 @@ def player_list(request):
 def player_detail(request, username: str):
     player = get_object_or_404(User, username__iexact=username, is_active=True)
     memberships = player.memberships.select_related("club").order_by("club__name")
+    from ratings.views import player_profile_context
+
     return render(
-        request, "accounts/player_detail.html", {"player": player, "memberships": memberships}
+        request,
+        "accounts/player_detail.html",
+        {"player": player, "memberships": memberships, **player_profile_context(request, player)},
     )

@@ -170,8 +170,10 @@ def ratings_recompute(
             else RatingChange.objects.filter(played_at__gte=since)
         )
         previous = {
-            (c["game_id"], c["board_id"], c["user_id"]): c["rating_after"]
-            for c in old.values("game_id", "board_id", "user_id", "rating_after")
+            (c["game_id"], c["board_id"], c["user_id"]): c
+            for c in old.values("pk", "game_id", "board_id", "user_id", "rating_before",
+                                "rating_after", "opponent_rating", "score", "played_at",
+                                "category")
         }
         new_changes: list[RatingChange] = []
         last_at: dict[tuple[int, str], datetime] = {}
@@ -203,17 +205,36 @@ def ratings_recompute(
                         played_at=source.played_at,
                     )
                 )
-                if previous.get((source.game_id, source.board_id, key[0])) != after.rating:
+                stored = previous.get((source.game_id, source.board_id, key[0]))
+                if stored is None or stored["rating_after"] != after.rating:
                     report.changes_that_differed += 1
             if progress and (index % 1000 == 0 or index == total):
                 progress(index, total)
         report.changes_that_differed += max(0, len(previous) - len(new_changes))
-        old.delete()
-        RatingChange.objects.bulk_create(new_changes, batch_size=BATCH)
-        report.results, report.changes_written = total, len(new_changes)
+        # Write only what changed: a replay of an intact history touches no row.
+        keep: set[int] = set()
+        to_write = []
+        for change in new_changes:
+            stored = previous.get((change.game_id, change.board_id, change.user_id))
+            if stored is not None and _same(stored, change):
+                keep.add(stored["pk"])
+            else:
+                to_write.append(change)
+        stale = [row["pk"] for row in previous.values() if row["pk"] not in keep]
+        for start in range(0, len(stale), BATCH):
+            RatingChange.objects.filter(pk__in=stale[start:start + BATCH]).delete()
+        RatingChange.objects.bulk_create(to_write, batch_size=BATCH)
+        report.results, report.changes_written = total, len(to_write)
         _store_ratings(states, peaks, last_at, since is None)
         report.players = len({key[0] for key in states})
     return report
+
+
+def _same(stored: dict, change: RatingChange) -> bool:
+    return (stored["rating_before"], stored["rating_after"], stored["opponent_rating"],
+            float(stored["score"]), stored["played_at"], stored["category"]) == (
+        change.rating_before, change.rating_after, change.opponent_rating,
+        float(change.score), change.played_at, change.category)
 
 
 def _store_ratings(states, peaks, last_at, full: bool) -> None:
@@ -221,17 +242,21 @@ def _store_ratings(states, peaks, last_at, full: bool) -> None:
     to_update, to_create = [], []
     for key, state in states.items():
         row = existing.get(key)
+        values = (state.rating, state.games, state.reached_2400, peaks.get(key, state.rating))
         if row is None:
             row = PlayerRating(user_id=key[0], category=key[1])
             to_create.append(row)
+        elif (row.rating, row.games, row.reached_2400, row.peak) == values and (
+            key not in last_at or row.last_game_at == last_at[key]
+        ):
+            continue  # unchanged: no write
         else:
             to_update.append(row)
-        row.rating, row.games, row.reached_2400 = state.rating, state.games, state.reached_2400
-        row.peak = peaks.get(key, state.rating)
+        row.rating, row.games, row.reached_2400, row.peak = values
         row.last_game_at = last_at.get(key, row.last_game_at)
     if full:  # players with no rated result left go back to the start
         for key, row in existing.items():
-            if key not in states:
+            if key not in states and (row.games or row.rating != settings.RATING_DEFAULT):
                 row.rating = row.peak = settings.RATING_DEFAULT
                 row.games, row.reached_2400, row.last_game_at = 0, False, None
                 to_update.append(row)

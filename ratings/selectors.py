@@ -1,8 +1,22 @@
-from django.conf import settings
+"""Reads of ratings: current ratings, leaderboards, and the player page's history and record."""
 
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db.models import Count, F, Q, QuerySet
+
+from abalone_site.errors import InvalidInput
 from accounts.models import User
+from clubs.models import Club, Membership
+from games.models import Game
+from ratings import elo
 from ratings.elo import speed_category
-from ratings.models import PlayerRating
+from ratings.models import PlayerRating, RatingChange
+from tournaments import selectors as tournament_selectors
+from tournaments.models import Entrant, Tournament
 
 
 def current_rating(user: User, category: str) -> int:
@@ -18,3 +32,261 @@ def rating_for_tournament(user: User, tournament) -> int:
     return current_rating(
         user, speed_category(tournament.base_seconds, tournament.increment_seconds)
     )
+
+
+# --- Profiles and leaderboards ----------------------------------------------------------------
+# Reads for the public player page, the leaderboards and the rating API. Each function costs a
+# fixed, small number of queries, whatever the size of the player's history (standings excepted:
+# one computation per tournament the player played in).
+
+RECENT_GAMES = 20
+PROFILE_TOURNAMENTS = 20
+LEADERBOARD_DEFAULT_CATEGORY = "rapid"
+LEADERBOARD_DEFAULT_DAYS = 90
+LEADERBOARD_MAX_DAYS = 3650
+RESULTS = ("1-0", "0-1", "1/2-1/2")
+# Positions are not shown in game lists; leaving them out keeps long histories light.
+GAME_TEXT_FIELDS = ("start_position", "position")
+
+
+@dataclass(frozen=True)
+class LeaderboardFilter:
+    category: str
+    days: int
+    club: Club | None
+
+
+def leaderboard_filter(
+    *, category: str | None = None, club: str | None = None, days: str | None = None
+) -> LeaderboardFilter:
+    """Validate the leaderboard's query parameters; raises InvalidInput with a message."""
+    category = (category or LEADERBOARD_DEFAULT_CATEGORY).strip().lower()
+    if category not in elo.CATEGORIES:
+        raise InvalidInput(
+            f"Unknown category '{category}': choose one of {', '.join(elo.CATEGORIES)}.",
+            code="bad_category",
+        )
+    if days is None or str(days).strip() == "":
+        window = LEADERBOARD_DEFAULT_DAYS
+    else:
+        try:
+            window = int(str(days).strip())
+        except ValueError:
+            raise InvalidInput(
+                f"days must be a whole number of days, not '{days}'.", code="bad_days"
+            ) from None
+        if not 1 <= window <= LEADERBOARD_MAX_DAYS:
+            raise InvalidInput(
+                f"days must be between 1 and {LEADERBOARD_MAX_DAYS}.", code="bad_days"
+            )
+    found = None
+    if club:
+        found = Club.objects.filter(slug=club.strip()).first()
+        if found is None:
+            raise InvalidInput(f"There is no club '{club}'.", code="bad_club")
+    return LeaderboardFilter(category, window, found)
+
+
+def leaderboard(selection: LeaderboardFilter, *, now: datetime) -> QuerySet[PlayerRating]:
+    """Active players (a rated game in the window) of one category, best first.
+
+    Ties are broken by fewer games (the rating was reached faster), then by username, so the order
+    is stable across pages.
+    """
+    rows = PlayerRating.objects.filter(
+        category=selection.category,
+        games__gt=0,
+        last_game_at__gte=now - timedelta(days=selection.days),
+        user__is_active=True,
+    )
+    if selection.club is not None:
+        rows = rows.filter(
+            user_id__in=Membership.objects.filter(club=selection.club).values("user_id")
+        )
+    return rows.select_related("user").order_by("-rating", "games", "user__username")
+
+
+def player_ratings(user: User) -> list[PlayerRating]:
+    """The player's rating rows that have games, in the order of ``elo.CATEGORIES``."""
+    rows = {r.category: r for r in PlayerRating.objects.filter(user=user, games__gt=0)}
+    return [rows[category] for category in elo.CATEGORIES if category in rows]
+
+
+@dataclass(frozen=True)
+class HistoryPoint:
+    played_at: datetime
+    rating: int
+    delta: int
+    game_id: int | None
+    board_id: int | None
+
+
+def rating_history(user: User) -> dict[str, list[HistoryPoint]]:
+    """One point per rated game, per category, oldest first (only categories with games)."""
+    history: dict[str, list[HistoryPoint]] = {}
+    changes = (
+        RatingChange.objects.filter(user=user)
+        .order_by("played_at", "pk")
+        .values_list(
+            "category", "played_at", "rating_before", "rating_after", "game_id", "board_id"
+        )
+    )
+    for category, played_at, before, after, game_id, board_id in changes:
+        history.setdefault(category, []).append(
+            HistoryPoint(played_at, after, after - before, game_id, board_id)
+        )
+    return {c: history[c] for c in elo.CATEGORIES if c in history}
+
+
+def _finished_games_of(user: User) -> QuerySet[Game]:
+    return Game.objects.filter(
+        Q(black=user) | Q(white=user), status=Game.Status.FINISHED, result__in=RESULTS
+    )
+
+
+@dataclass(frozen=True)
+class Record:
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.draws + self.losses
+
+    @property
+    def score(self) -> float:
+        return self.wins + self.draws / 2
+
+
+def player_record(user: User) -> dict[str, Record]:
+    """Finished server games won, drawn and lost: overall, as Black (first mover), as White."""
+    counts = _finished_games_of(user).aggregate(
+        black_wins=Count("pk", filter=Q(black=user, result="1-0")),
+        black_draws=Count("pk", filter=Q(black=user, result="1/2-1/2")),
+        black_losses=Count("pk", filter=Q(black=user, result="0-1")),
+        white_wins=Count("pk", filter=Q(white=user, result="0-1")),
+        white_draws=Count("pk", filter=Q(white=user, result="1/2-1/2")),
+        white_losses=Count("pk", filter=Q(white=user, result="1-0")),
+    )
+    black = Record(counts["black_wins"], counts["black_draws"], counts["black_losses"])
+    white = Record(counts["white_wins"], counts["white_draws"], counts["white_losses"])
+    overall = Record(
+        black.wins + white.wins, black.draws + white.draws, black.losses + white.losses
+    )
+    return {"overall": overall, "black": black, "white": white}
+
+
+@dataclass(frozen=True)
+class GameLine:
+    """A finished game as one player saw it."""
+
+    game: Game
+    colour: str  # "black" or "white"
+    opponent: User
+    outcome: str  # "win", "draw" or "loss"
+    rating_change: RatingChange | None
+
+    @property
+    def delta(self) -> int | None:
+        return self.rating_change.delta if self.rating_change else None
+
+
+def outcome_for(result: str, colour: str) -> str:
+    if result == "1/2-1/2":
+        return "draw"
+    black_won = result == "1-0"
+    return "win" if black_won == (colour == "black") else "loss"
+
+
+def _game_lines(user: User, games: list[Game]) -> list[GameLine]:
+    changes = {
+        c.game_id: c
+        for c in RatingChange.objects.filter(user=user, game_id__in=[g.pk for g in games])
+    }
+    lines = []
+    for game in games:
+        colour = "black" if game.black_id == user.pk else "white"
+        lines.append(
+            GameLine(
+                game,
+                colour,
+                game.white if colour == "black" else game.black,
+                outcome_for(game.result, colour),
+                changes.get(game.pk),
+            )
+        )
+    return lines
+
+
+def recent_games(user: User, *, limit: int = RECENT_GAMES) -> list[GameLine]:
+    """The player's last finished games, newest first, with their rating change if rated."""
+    games = list(
+        _finished_games_of(user)
+        .select_related("black", "white")
+        .defer(*GAME_TEXT_FIELDS)
+        .order_by(F("ended_at").desc(nulls_last=True), "-pk")[:limit]
+    )
+    return _game_lines(user, games)
+
+
+@dataclass(frozen=True)
+class HeadToHead:
+    opponent: User
+    record: Record
+    games: list[GameLine]
+
+
+def head_to_head(user: User, opponent: User) -> HeadToHead:
+    """Every finished server game between the two, newest first, and the record from ``user``."""
+    games = list(
+        Game.objects.filter(
+            Q(black=user, white=opponent) | Q(black=opponent, white=user),
+            status=Game.Status.FINISHED,
+            result__in=RESULTS,
+        )
+        .select_related("black", "white")
+        .defer(*GAME_TEXT_FIELDS)
+        .order_by(F("ended_at").desc(nulls_last=True), "-pk")
+    )
+    lines = _game_lines(user, games)
+    outcomes = [line.outcome for line in lines]
+    record = Record(outcomes.count("win"), outcomes.count("draw"), outcomes.count("loss"))
+    return HeadToHead(opponent, record, lines)
+
+
+@dataclass(frozen=True)
+class TournamentLine:
+    tournament: Tournament
+    rank: int | None
+    players: int
+    points: str
+    withdrawn: bool
+
+
+def player_tournaments(user: User, *, limit: int = PROFILE_TOURNAMENTS) -> tuple[list, int]:
+    """The tournaments the player entered that have begun, newest first, with place and score.
+
+    Standings are computed only for those tournaments (at most ``limit`` of them); returns the
+    lines and how many such tournaments there are in all.
+    """
+    entries = (
+        Entrant.objects.filter(user=user, tournament__current_round__gt=0)
+        .select_related("tournament")
+        .order_by(F("tournament__started_at").desc(nulls_last=True), "-tournament_id")
+    )
+    total = entries.count()
+    lines = []
+    for entry in entries[:limit]:
+        rows = tournament_selectors.standings(entry.tournament)
+        mine = next((row for row in rows if row["username"] == user.username), None)
+        lines.append(
+            TournamentLine(
+                entry.tournament,
+                mine["rank"] if mine else None,
+                len(rows),
+                mine["points"] if mine else "0",
+                entry.status == Entrant.Status.WITHDRAWN,
+            )
+        )
+    return lines, total

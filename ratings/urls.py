@@ -1,3 +1,9 @@
 """Rating pages: leaderboards."""
 
-urlpatterns: list = []
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("", views.leaderboard, name="rating-leaderboard"),
+]

@@ -24,7 +24,7 @@ class Command(BaseCommand):
         sys.stderr.write("\n")
         elapsed = time.monotonic() - started
         self.stdout.write(
-            f"{report.results} rated results, {report.changes_written} rating changes for "
-            f"{report.players} players in {elapsed:.1f} s; "
+            f"{report.results} rated results for {report.players} players replayed in "
+            f"{elapsed:.1f} s; {report.changes_written} rating changes written; "
             f"{report.changes_that_differed} differed from the stored ratings."
         )

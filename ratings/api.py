@@ -1,0 +1,114 @@
+"""Rating API: the leaderboards and one player's ratings with their history. Public reads."""
+
+from __future__ import annotations
+
+from django.utils import timezone
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import permissions
+from rest_framework.pagination import LimitOffsetPagination
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from abalone_site.errors import NotFound
+from accounts.models import User
+
+from . import selectors
+
+
+class LeaderboardPagination(LimitOffsetPagination):
+    default_limit = 50
+    max_limit = 200
+
+
+class LeaderboardView(APIView):
+    """Active players of one category (a rated game in the last ``days``), best first."""
+
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter(
+                "category",
+                str,
+                enum=["blitz", "rapid", "classical"],
+                description=f"default {selectors.LEADERBOARD_DEFAULT_CATEGORY}",
+            ),
+            OpenApiParameter("club", str, description="club slug: its members only"),
+            OpenApiParameter(
+                "days",
+                int,
+                description=f"activity window in days, 1-{selectors.LEADERBOARD_MAX_DAYS} "
+                f"(default {selectors.LEADERBOARD_DEFAULT_DAYS})",
+            ),
+            OpenApiParameter("limit", int),
+            OpenApiParameter("offset", int),
+        ],
+        responses=OpenApiTypes.OBJECT,
+    )
+    def get(self, request):
+        selection = selectors.leaderboard_filter(
+            category=request.query_params.get("category"),
+            club=request.query_params.get("club"),
+            days=request.query_params.get("days"),
+        )
+        paginator = LeaderboardPagination()
+        rows = paginator.paginate_queryset(
+            selectors.leaderboard(selection, now=timezone.now()), request, view=self
+        )
+        results = [
+            {
+                "rank": paginator.offset + index + 1,
+                "username": row.user.username,
+                "display_name": row.user.shown_name,
+                "rating": row.rating,
+                "games": row.games,
+                "provisional": row.provisional,
+                "peak": row.peak,
+                "last_game_at": row.last_game_at,
+            }
+            for index, row in enumerate(rows)
+        ]
+        response = paginator.get_paginated_response(results)
+        response.data = {
+            "category": selection.category,
+            "club": selection.club.slug if selection.club else None,
+            "days": selection.days,
+            **response.data,
+        }
+        return response
+
+
+class PlayerRatingsView(APIView):
+    """A player's rating per category, with one history point per rated game (oldest first)."""
+
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    def get(self, request, username: str):
+        player = User.objects.filter(username__iexact=username, is_active=True).first()
+        if player is None:
+            raise NotFound(f"There is no player called '{username}'.")
+        history = selectors.rating_history(player)
+        ratings = {}
+        for row in selectors.player_ratings(player):
+            ratings[row.category] = {
+                "rating": row.rating,
+                "games": row.games,
+                "provisional": row.provisional,
+                "peak": row.peak,
+                "last_game_at": row.last_game_at,
+                "history": [
+                    {
+                        "played_at": point.played_at,
+                        "rating": point.rating,
+                        "change": point.delta,
+                        "game": point.game_id,
+                        "board": point.board_id,
+                    }
+                    for point in history.get(row.category, [])
+                ],
+            }
+        return Response(
+            {"username": player.username, "display_name": player.shown_name, "ratings": ratings}
+        )

@@ -1,0 +1,175 @@
+"""Rating pages: the leaderboards, and the rating part of the public player page.
+
+``player_profile_context`` is what ``accounts.views.player_detail`` adds to its page; the rating
+charts are drawn here as plain SVG geometry (no script, no external service).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.core.paginator import Paginator
+from django.shortcuts import render
+from django.utils import timezone
+from django.utils.http import urlencode
+from django.utils.safestring import mark_safe
+
+from abalone_site.errors import InvalidInput
+from accounts.models import User
+from clubs.models import Club
+from ratings import elo, selectors
+
+LEADERBOARD_PAGE_SIZE = 50
+
+# Chart canvas, in SVG user units; the CSS scales it to the width of the card.
+CHART_WIDTH, CHART_HEIGHT = 640, 200
+CHART_LEFT, CHART_RIGHT, CHART_TOP, CHART_BOTTOM = 44, 10, 10, 24
+
+
+@dataclass(frozen=True)
+class Chart:
+    category: str
+    width: int
+    height: int
+    count: int
+    polyline: str
+    points_svg: str  # one <circle> per rated game, with its date, rating and change as a title
+    gridlines: list[tuple[float, int]]  # (y, rating)
+    first_label: str
+    last_label: str
+    left: int = CHART_LEFT
+    right: int = CHART_WIDTH - CHART_RIGHT
+
+
+def rating_chart(category: str, history: list[selectors.HistoryPoint]) -> Chart:
+    """Place one point per rated game: x by time played, y by the rating after the game.
+
+    The circles are written here rather than in a template loop: a player with thousands of
+    games would otherwise spend most of the page's time resolving template variables. The markup
+    holds only numbers and dates, never user text, so it is safe as it is.
+    """
+    times = [p.played_at.timestamp() for p in history]
+    ratings = [p.rating for p in history]
+    low, high = min(ratings), max(ratings)
+    step = 50 if high - low <= 300 else 100 if high - low <= 800 else 200
+    low, high = (low // step) * step, -(-high // step) * step
+    if high == low:
+        low, high = low - step, high + step
+    start, end = times[0], times[-1]
+    plot_width = CHART_WIDTH - CHART_LEFT - CHART_RIGHT
+    plot_height = CHART_HEIGHT - CHART_TOP - CHART_BOTTOM
+    spread = len(times) - 1 or 1
+
+    def y_of(rating: int) -> float:
+        return CHART_TOP + (high - rating) / (high - low) * plot_height
+
+    coordinates, circles = [], []
+    for index, point in enumerate(history):
+        if end == start:  # all at one moment: spread evenly
+            fraction = index / spread if len(times) > 1 else 0.5
+        else:
+            fraction = (times[index] - start) / (end - start)
+        xy = f"{CHART_LEFT + fraction * plot_width:.1f},{y_of(point.rating):.1f}"
+        coordinates.append(xy)
+        x, y = xy.split(",")
+        circles.append(
+            f'<circle class="point" cx="{x}" cy="{y}" r="2.5"><title>'
+            f"{point.played_at:%Y-%m-%d}: {point.rating} ({point.delta:+d})</title></circle>"
+        )
+    return Chart(
+        category=category,
+        width=CHART_WIDTH,
+        height=CHART_HEIGHT,
+        count=len(history),
+        polyline=" ".join(coordinates),
+        points_svg=mark_safe("".join(circles)),  # noqa: S308 (numbers and dates only)
+        gridlines=[(round(y_of(value), 1), value) for value in range(low, high + 1, step)],
+        first_label=f"{history[0].played_at:%Y-%m-%d}",
+        last_label=f"{history[-1].played_at:%Y-%m-%d}",
+    )
+
+
+def player_profile_context(request, player: User) -> dict:
+    """The rating sections of ``/players/<username>/``: ratings, charts, record, games,
+    tournaments and the head-to-head form (``?vs=username``)."""
+    history = selectors.rating_history(player)
+    tournaments, tournament_count = selectors.player_tournaments(player)
+    context = {
+        "ratings": selectors.player_ratings(player),
+        "charts": [rating_chart(category, points) for category, points in history.items()],
+        "record": selectors.player_record(player),
+        "recent_games": selectors.recent_games(player),
+        "tournaments": tournaments,
+        "tournament_count": tournament_count,
+        "provisional_games": elo.PROVISIONAL_GAMES,
+        "vs": request.GET.get("vs", "").strip()[:150],
+        "vs_error": "",
+        "head_to_head": None,
+    }
+    if context["vs"]:
+        opponent = User.objects.filter(username__iexact=context["vs"], is_active=True).first()
+        if opponent is None:
+            context["vs_error"] = f"There is no player called '{context['vs']}'."
+        elif opponent.pk == player.pk:
+            context["vs_error"] = "Choose another player than this one."
+        else:
+            context["head_to_head"] = selectors.head_to_head(player, opponent)
+    return context
+
+
+def _leaderboard_url(**params) -> str:
+    return "?" + urlencode({k: v for k, v in params.items() if v not in (None, "")})
+
+
+def leaderboard(request):
+    """``/ratings/``: one category per tab, optionally one club, active players only."""
+    try:
+        selection = selectors.leaderboard_filter(
+            category=request.GET.get("category"),
+            club=request.GET.get("club"),
+            days=request.GET.get("days"),
+        )
+    except InvalidInput as error:
+        return render(
+            request,
+            "ratings/leaderboard.html",
+            {"error": error.detail},
+            status=400,
+        )
+    now: datetime = timezone.now()
+    page = Paginator(selectors.leaderboard(selection, now=now), LEADERBOARD_PAGE_SIZE).get_page(
+        request.GET.get("page")
+    )
+    club_slug = selection.club.slug if selection.club else ""
+    days = selection.days if selection.days != selectors.LEADERBOARD_DEFAULT_DAYS else ""
+    tabs = [
+        {
+            "category": category,
+            "url": _leaderboard_url(category=category, club=club_slug, days=days),
+            "current": category == selection.category,
+        }
+        for category in elo.CATEGORIES
+    ]
+    rows = [
+        {"rank": page.start_index() + index, "rating": row}
+        for index, row in enumerate(page.object_list)
+    ]
+
+    def page_url(number: int) -> str:
+        return _leaderboard_url(category=selection.category, club=club_slug, days=days, page=number)
+
+    return render(
+        request,
+        "ratings/leaderboard.html",
+        {
+            "selection": selection,
+            "page": page,
+            "rows": rows,
+            "tabs": tabs,
+            "clubs": Club.objects.order_by("name").only("name", "slug"),
+            "previous_url": page_url(page.previous_page_number()) if page.has_previous() else "",
+            "next_url": page_url(page.next_page_number()) if page.has_next() else "",
+            "provisional_games": elo.PROVISIONAL_GAMES,
+        },
+    )

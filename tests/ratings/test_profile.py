@@ -1,0 +1,259 @@
+"""The public player page: ratings, charts, record by colour, games, tournaments, head to head."""
+
+import re
+from datetime import timedelta
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from clubs import services as club_services
+from games import engine, services
+from ratings.models import PlayerRating, RatingChange
+from tournaments import services as tournament_services
+from tournaments.models import Round
+
+pytestmark = pytest.mark.django_db
+
+
+def play(black, white, result, *, at, base=600, rated=True):
+    """A finished game between two players with two moves played; ``result`` as "1-0"."""
+    game = services.game_create(
+        black=black,
+        white=white,
+        now=at,
+        game_settings=services.GameSettings(base, 0, 6, "belgian", rated),
+    )
+    for seconds, player in ((1, black), (2, white)):
+        game.refresh_from_db()
+        notation = engine.legal_moves(engine.Position.from_string(game.position))[0].notation
+        game = services.game_move_apply(
+            game_id=game.pk,
+            player=player,
+            move=notation,
+            expected_ply=game.ply,
+            now=at + timedelta(seconds=seconds),
+        )
+    end = at + timedelta(seconds=3)
+    if result == "1-0":
+        services.game_resign(game_id=game.pk, player=white, now=end)
+    elif result == "0-1":
+        services.game_resign(game_id=game.pk, player=black, now=end)
+    else:
+        services.game_draw_offer(game_id=game.pk, player=black, now=end)
+        services.game_draw_answer(game_id=game.pk, player=white, accept=True, now=end)
+    game.refresh_from_db()
+    return game
+
+
+def page_of(client, username, **params):
+    response = client.get(f"/players/{username}/", params)
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def section(html, section_id):
+    match = re.search(rf'<section class="card" id="{section_id}">(.*?)</section>', html, re.S)
+    assert match, f"no section {section_id}"
+    return match.group(1)
+
+
+@pytest.fixture
+def start():
+    return timezone.now() - timedelta(days=10)
+
+
+def test_ratings_with_provisional_mark_and_peak(client, make_player, start):
+    ann, bob = make_player("ann", display_name="Ann B."), make_player("bob")
+    play(ann, bob, "1-0", at=start)
+    play(ann, bob, "1-0", at=start + timedelta(hours=1), base=180)
+    html = page_of(client, "ann")
+    ratings = section(html, "ratings")
+    rapid = PlayerRating.objects.get(user=ann, category="rapid")
+    assert rapid.rating == 1520 and rapid.provisional
+    assert re.search(r'data-category="rapid">.*?1520<abbr class="provisional"', ratings, re.S)
+    assert "1 game · peak 1520" in ratings
+    assert 'data-category="blitz"' in ratings and 'data-category="classical"' not in ratings
+    # the profile keeps what it showed before
+    assert "Ann B." in html and "No clubs." in section(html, "clubs")
+
+
+def test_no_provisional_mark_after_thirty_games(client, make_player, start):
+    ann, bob = make_player("ann"), make_player("bob")
+    for index in range(30):
+        play(ann, bob, "1/2-1/2", at=start + timedelta(minutes=index))
+    ratings = section(page_of(client, "ann"), "ratings")
+    assert "30 games" in ratings and 'class="provisional"' not in ratings
+
+
+def test_chart_has_one_point_per_rated_game(client, make_player, start):
+    ann, bob, cid = make_player("ann"), make_player("bob"), make_player("cid")
+    for index, (opponent, result) in enumerate(
+        [(bob, "1-0"), (cid, "0-1"), (bob, "1/2-1/2"), (cid, "1-0")]
+    ):
+        play(ann, opponent, result, at=start + timedelta(hours=index))
+    play(ann, bob, "1-0", at=start + timedelta(hours=5), rated=False)  # casual: no point
+    play(bob, ann, "1-0", at=start + timedelta(hours=6), base=180)  # blitz chart
+    html = page_of(client, "ann")
+    charts = dict(
+        re.findall(r'<figure class="rating-chart" data-category="(\w+)">(.*?)</figure>', html, re.S)
+    )
+    assert set(charts) == {"blitz", "rapid"}
+    assert "<svg" in charts["rapid"] and "<polyline" in charts["rapid"]
+    assert charts["rapid"].count('<circle class="point"') == 4
+    assert charts["blitz"].count('<circle class="point"') == 1
+    final = RatingChange.objects.filter(user=ann, category="rapid").last().rating_after
+    assert f": {final} (" in charts["rapid"]  # the last point's label
+    assert "http" not in charts["rapid"].replace("http://www.w3.org", "")  # nothing external
+
+
+def test_record_by_colour(client, make_player, start):
+    ann, bob = make_player("ann"), make_player("bob")
+    results = [  # (black, white, result)
+        (ann, bob, "1-0"),  # ann wins as Black
+        (ann, bob, "1-0"),
+        (ann, bob, "0-1"),  # ann loses as Black
+        (bob, ann, "0-1"),  # ann wins as White
+        (bob, ann, "1/2-1/2"),  # ann draws as White
+    ]
+    for index, (black, white, result) in enumerate(results):
+        play(black, white, result, at=start + timedelta(hours=index))
+    record = section(page_of(client, "ann"), "record")
+
+    def row(name):
+        cells = re.search(rf'<tr class="record-{name}">(.*?)</tr>', record, re.S).group(1)
+        return [int(n) for n in re.findall(r'<td class="num">(\d+)</td>', cells)]
+
+    assert row("overall") == [5, 3, 1, 1]
+    assert row("black") == [3, 2, 0, 1]
+    assert row("white") == [2, 1, 1, 0]
+
+
+def test_recent_games_show_colour_result_and_rating_change(client, make_player, start):
+    ann, bob = make_player("ann"), make_player("bob", display_name="Bobby")
+    won = play(ann, bob, "1-0", at=start)
+    lost = play(bob, ann, "1-0", at=start + timedelta(hours=1))
+    casual = play(ann, bob, "1/2-1/2", at=start + timedelta(hours=2), rated=False)
+    games = section(page_of(client, "ann"), "recent-games")
+    rows = re.findall(r'<tr class="outcome-(\w+)">(.*?)</tr>', games, re.S)
+    assert [outcome for outcome, _ in rows] == ["draw", "loss", "win"]  # newest first
+    draw_row, loss_row, win_row = (cells for _, cells in rows)
+    assert f'href="/games/{casual.pk}/"' in draw_row and "casual" in draw_row
+    assert "—" in draw_row  # no rating change for a casual game
+    assert f'href="/games/{won.pk}/"' in win_row and "Black" in win_row and "Bobby" in win_row
+    assert "1520" in win_row and "+20" in win_row
+    change = RatingChange.objects.get(user=ann, game=lost)
+    assert f'href="/games/{lost.pk}/"' in loss_row and "White" in loss_row
+    assert str(change.rating_after) in loss_row and f"{change.delta}" in loss_row
+    assert change.delta < 0
+
+
+def test_recent_games_are_the_last_twenty(client, make_player, start):
+    ann, bob = make_player("ann"), make_player("bob")
+    games = [play(ann, bob, "1-0", at=start + timedelta(minutes=i)) for i in range(22)]
+    recent = section(page_of(client, "ann"), "recent-games")
+    assert recent.count('<tr class="outcome-') == 20
+    assert f'/games/{games[-1].pk}/"' in recent and f'/games/{games[1].pk}/"' not in recent
+
+
+def test_tournaments_with_place_and_score(client, make_player, start):
+    owner = make_player("director")
+    club = club_services.club_create(owner=owner, name="Daisy Club")
+    players = [make_player(name) for name in ("ann", "bob", "cid", "dee")]
+    for player in players:
+        club_services.club_join(user=player, club=club)
+    tournament = tournament_services.tournament_create(
+        club=club,
+        actor=owner,
+        name="Autumn Cup",
+        format="round_robin",
+        play_mode="otb",
+        base_seconds=900,
+        rated=True,
+    )
+    for player in players:
+        tournament_services.tournament_register(tournament=tournament, user=player, now=start)
+    tournament_services.tournament_start(tournament=tournament, actor=owner, now=start)
+    by_pk = {p.pk: p.username for p in players}
+    moment = start
+    for number in (1, 2, 3):
+        if number > 1:
+            tournament_services.round_pair(tournament_id=tournament.pk, number=number, now=moment)
+        tournament_services.round_start(
+            tournament_id=tournament.pk, number=number, actor=owner, now=moment
+        )
+        for board in Round.objects.get(tournament=tournament, number=number).boards.all():
+            moment += timedelta(minutes=5)
+            # ann wins every game; otherwise Black wins
+            result = "0-1" if by_pk[board.white.user_id] == "ann" else "1-0"
+            tournament_services.board_result_set(
+                board=board, actor=owner, result=result, now=moment
+            )
+    other = tournament_services.tournament_create(
+        club=club, actor=owner, name="Not Entered", format="round_robin", play_mode="otb"
+    )
+    html = page_of(client, "ann")
+    table = section(html, "tournaments")
+    assert "Autumn Cup" in table and other.name not in table
+    assert re.search(r'class="num place">1<span class="muted">/4</span>', table)
+    assert re.search(r'class="num score">3</td>', table)
+    # a member of the club now: the clubs section lists it
+    assert "Daisy Club" in section(html, "clubs")
+    # the OTB games rated ann: her classical/rapid chart has a point per board
+    category = RatingChange.objects.filter(user=players[0]).first().category
+    assert re.search(rf'data-category="{category}">.*?3 rated games', html, re.S)
+
+
+def test_head_to_head(client, make_player, start):
+    ann, bob, cid = make_player("ann"), make_player("bob"), make_player("cid")
+    first = play(ann, bob, "1-0", at=start)
+    play(bob, ann, "1/2-1/2", at=start + timedelta(hours=1))
+    play(bob, ann, "1-0", at=start + timedelta(hours=2))
+    play(bob, ann, "0-1", at=start + timedelta(hours=3))
+    other = play(ann, cid, "1-0", at=start + timedelta(hours=4))
+    block = section(page_of(client, "ann", vs="BOB"), "head-to-head")
+    assert "2 W · 1 D · 1 L" in block and "(4 games)" in block
+    assert block.count('<tr class="outcome-') == 4
+    assert f'/games/{first.pk}/"' in block and f'/games/{other.pk}/"' not in block
+    # from the other side
+    assert "1 W · 1 D · 2 L" in section(page_of(client, "bob", vs="ann"), "head-to-head")
+    # never met; unknown; oneself
+    assert "0 W · 0 D · 0 L" in section(page_of(client, "bob", vs="cid"), "head-to-head")
+    assert "There is no player called" in section(page_of(client, "ann", vs="zed"), "head-to-head")
+    assert "another player" in section(page_of(client, "ann", vs="ann"), "head-to-head")
+
+
+def test_player_without_games(client, make_player):
+    make_player("newbie")
+    html = page_of(client, "newbie")
+    assert "No rated games yet." in html and "No finished games." in html
+    assert "No tournaments played yet." in html and "<svg" not in html
+
+
+def test_profile_queries_do_not_grow_with_history(client, make_player, start):
+    ann, bob, cid = make_player("ann"), make_player("bob"), make_player("cid")
+    play(ann, bob, "1-0", at=start)
+    with CaptureQueriesContext(connection) as few:
+        page_of(client, "ann", vs="bob")
+    for index in range(12):
+        play(ann, [bob, cid][index % 2], "0-1", at=start + timedelta(hours=index + 1))
+    with CaptureQueriesContext(connection) as many:
+        page_of(client, "ann", vs="bob")
+    assert len(many.captured_queries) == len(few.captured_queries) <= 15
+
+
+def test_rating_api_for_a_player(api, make_player, start):
+    ann, bob = make_player("ann"), make_player("bob")
+    play(ann, bob, "1-0", at=start)
+    play(bob, ann, "1-0", at=start + timedelta(hours=1))
+    play(ann, bob, "1-0", at=start + timedelta(hours=2), base=180)
+    data = api().get("/api/v1/ratings/players/ANN/").json()
+    assert data["username"] == "ann"
+    assert set(data["ratings"]) == {"rapid", "blitz"}
+    rapid = data["ratings"]["rapid"]
+    assert rapid["games"] == 2 and rapid["provisional"] is True and rapid["peak"] == 1520
+    assert [p["rating"] for p in rapid["history"]] == [1520, rapid["rating"]]
+    assert rapid["history"][0]["change"] == 20 and rapid["history"][0]["game"] is not None
+    missing = api().get("/api/v1/ratings/players/nobody/")
+    assert missing.status_code == 404 and missing.json()["error"] == "not_found"

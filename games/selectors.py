@@ -97,10 +97,25 @@ def game_state(game: Game, *, now: datetime, moves: list[Move] | None = None) ->
             for move in moves
         ],
         "draw_offer": game.draw_offer or None,
+        "rating_changes": rating_changes(game),
         "result": game.result or None,
         "termination": game.termination or None,
         "ended_at": game.ended_at.isoformat() if game.ended_at else None,
     }
+
+
+def rating_changes(game: Game) -> dict:
+    """How the game moved both ratings (empty until a rated game is finished)."""
+    if game.is_active or not game.rated:
+        return {}
+    from ratings.models import RatingChange
+
+    changes = {}
+    for change in RatingChange.objects.filter(game=game):
+        side = "black" if change.user_id == game.black_id else "white"
+        changes[side] = {"before": change.rating_before, "after": change.rating_after,
+                         "delta": change.delta}
+    return changes
 
 
 def open_seeks(*, now: datetime) -> QuerySet[Challenge]:

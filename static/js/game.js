@@ -475,6 +475,18 @@
     banner.querySelector(".result-score").textContent = score;
     banner.querySelector(".result-text").textContent = resultText();
     banner.dataset.result = state.result || "";
+    const changes = state.rating_changes || {};
+    const sign = (d) => (d > 0 ? `+${d}` : `${d}`);
+    const parts = [["black", "b"], ["white", "w"]]
+      .filter(([side]) => changes[side])
+      .map(([side]) => `${state[side].username} ${changes[side].after} (${sign(changes[side].delta)})`);
+    let line = banner.querySelector(".result-ratings");
+    if (!line) {
+      line = document.createElement("span");
+      line.className = "result-ratings muted";
+      banner.appendChild(line);
+    }
+    line.textContent = parts.join(" · ");
     banner.hidden = false;
   }
 

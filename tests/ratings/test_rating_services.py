@@ -81,3 +81,15 @@ def test_a_draw_between_equals_changes_nothing_but_counts(make_player):
     services.game_draw_offer(game_id=game.pk, player=black, now=at(3))
     services.game_draw_answer(game_id=game.pk, player=white, accept=True, now=at(4))
     assert (rating(black).rating, rating(black).games, rating(white).games) == (1500, 1, 1)
+
+
+def test_the_game_state_shows_both_rating_changes(make_player):
+    from games.selectors import game_state
+
+    black, white = make_player("sb"), make_player("sw")
+    game = started_game(black, white)
+    assert game_state(game, now=at(3))["rating_changes"] == {}
+    game = services.game_resign(game_id=game.pk, player=white, now=at(3))
+    changes = game_state(game, now=at(4))["rating_changes"]
+    assert changes == {"black": {"before": 1500, "after": 1520, "delta": 20},
+                       "white": {"before": 1500, "after": 1480, "delta": -20}}

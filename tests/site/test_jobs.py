@@ -106,6 +106,7 @@ def test_every_periodic_job_of_the_schedule_is_a_registered_task(settings):
         assert registered_task(entry["task"]).name == entry["task"]
 
 
+@pytest.mark.django_db(transaction=True)
 def test_the_embedded_runner_adjudicates_a_flagged_game(make_player, settings):
     """The beat schedule run in-process ends a game nobody is watching."""
     from datetime import timedelta

@@ -285,6 +285,12 @@ class TournamentActionView(APIView):
                     round_ = services.tournament_start(tournament=tournament, actor=actor, now=now)
                 else:
                     round_ = services.round_pair_by(tournament=tournament, actor=actor, now=now)
+                if round_ is None:  # a large field: a background job pairs it
+                    tournament.refresh_from_db()
+                    return Response(
+                        {"round": tournament.pairing_requested_round, "status": "pairing"},
+                        status=202,
+                    )
                 return Response({"round": round_.number, "status": round_.status}, status=201)
             case "start-round":
                 _require(data, "round")

@@ -66,6 +66,9 @@ class Tournament(models.Model):
         max_length=12, choices=Status.choices, default=Status.REGISTRATION, db_index=True
     )
     current_round = models.PositiveSmallIntegerField(default=0)
+    # A round being paired by a background job (large fields), and why the last attempt failed.
+    pairing_requested_round = models.PositiveSmallIntegerField(null=True, blank=True)
+    pairing_error = models.CharField(max_length=500, blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
     )

@@ -399,8 +399,36 @@ def forbid_pair(
 # --- starting and pairing --------------------------------------------------------------------
 
 
-def tournament_start(*, tournament: Tournament, actor: User | None, now: datetime) -> Round:
-    """Close registration, fix pairing numbers (rating, then name) and pair round 1."""
+# Fields above this many players are paired by a background job, with a progress indicator on
+# the page, never inside a web request: a Dutch round costs roughly the cube of the field.
+INLINE_PAIRING_LIMIT = 100
+
+
+def _request_pairing(tournament: Tournament, number: int) -> None:
+    """Hand the pairing of round ``number`` to a background job (caller holds the lock)."""
+    from tournaments.tasks import advance_tournament, pair_round
+
+    tournament.pairing_requested_round = number
+    tournament.pairing_error = ""
+    tournament.save(update_fields=["pairing_requested_round", "pairing_error"])
+    task = (
+        advance_tournament if tournament.round_start == Tournament.RoundStart.AUTO else pair_round
+    )
+    enqueue(task, tournament.pk, number)
+
+
+def pairing_failed(*, tournament_id: int, number: int, detail: str) -> None:
+    """Record why a background pairing failed, for the directors to see."""
+    Tournament.objects.filter(pk=tournament_id, pairing_requested_round=number).update(
+        pairing_requested_round=None, pairing_error=detail[:500]
+    )
+
+
+def tournament_start(*, tournament: Tournament, actor: User | None, now: datetime) -> Round | None:
+    """Close registration, fix pairing numbers (rating, then name) and pair round 1.
+
+    Returns round 1, or None when the field is large and a background job pairs it.
+    """
     with transaction.atomic():
         tournament = _locked(tournament)
         if actor is not None:
@@ -423,6 +451,9 @@ def tournament_start(*, tournament: Tournament, actor: User | None, now: datetim
         tournament.status = Status.RUNNING
         tournament.started_at = now
         tournament.save(update_fields=["status", "started_at", "rounds"])
+        if len(entrants) > INLINE_PAIRING_LIMIT:
+            _request_pairing(tournament, 1)
+            return None
         round_ = _pair_locked(tournament, 1, now)
         if tournament.round_start == Tournament.RoundStart.AUTO:
             _start_locked(tournament, round_, now)
@@ -440,6 +471,15 @@ def round_pair(*, tournament_id: int, number: int, now: datetime) -> Round:
 
 
 def _pair_locked(tournament: Tournament, number: int, now: datetime) -> Round:
+    _check_pairable(tournament, number)
+    round_ = _create_round(tournament, number, now)
+    if tournament.pairing_requested_round is not None or tournament.pairing_error:
+        tournament.pairing_requested_round, tournament.pairing_error = None, ""
+        tournament.save(update_fields=["pairing_requested_round", "pairing_error"])
+    return round_
+
+
+def _check_pairable(tournament: Tournament, number: int) -> None:
     if tournament.status != Status.RUNNING:
         raise Conflict("Only a running tournament is paired.", code="not_running")
     if number != tournament.current_round + 1 or number > tournament.rounds:
@@ -451,6 +491,9 @@ def _pair_locked(tournament: Tournament, number: int, now: datetime) -> Round:
     previous = Round.objects.filter(tournament=tournament, number=number - 1).first()
     if number > 1 and (previous is None or previous.status != Round.Status.FINISHED):
         raise Conflict(f"Round {number - 1} is not finished yet.", code="round_not_finished")
+
+
+def _create_round(tournament: Tournament, number: int, now: datetime) -> Round:
     entrants = list(Entrant.objects.filter(tournament=tournament))
     requested = {
         r.entrant_id: r.kind
@@ -539,11 +582,19 @@ def _pair_locked(tournament: Tournament, number: int, now: datetime) -> Round:
     return round_
 
 
-def round_pair_by(*, tournament: Tournament, actor: User, now: datetime) -> Round:
-    """A director pairs the next round (manual round start)."""
-    _require_director(tournament, actor, "pair rounds")
-    current = Tournament.objects.values_list("current_round", flat=True).get(pk=tournament.pk)
-    return round_pair(tournament_id=tournament.pk, number=current + 1, now=now)
+def round_pair_by(*, tournament: Tournament, actor: User, now: datetime) -> Round | None:
+    """A director pairs the next round; a large field is paired by a background job (None)."""
+    with transaction.atomic():
+        tournament = _locked(tournament)
+        _require_director(tournament, actor, "pair rounds")
+        number = tournament.current_round + 1
+        if tournament.pairing_requested_round == number:
+            raise Conflict(f"Round {number} is being paired already.", code="pairing_running")
+        _check_pairable(tournament, number)
+        if Entrant.objects.filter(tournament=tournament).count() > INLINE_PAIRING_LIMIT:
+            _request_pairing(tournament, number)
+            return None
+        return _pair_locked(tournament, number, now)
 
 
 def round_start(*, tournament_id: int, number: int, actor: User | None, now: datetime) -> Round:

@@ -285,13 +285,18 @@ def tournament_action(request, slug: str, action: str):
                 messages.success(request, "Those two will not be paired.")
                 back = f"{back}players/"
             case "start":
-                services.tournament_start(tournament=tournament, actor=actor, now=now)
-                messages.success(request, "Round 1 is paired.")
-                back = f"{back}rounds/1/"
+                if services.tournament_start(tournament=tournament, actor=actor, now=now):
+                    messages.success(request, "Round 1 is paired.")
+                    back = f"{back}rounds/1/"
+                else:
+                    messages.success(request, "Registration is closed; round 1 is being paired.")
             case "pair-next":
                 round_ = services.round_pair_by(tournament=tournament, actor=actor, now=now)
-                messages.success(request, f"Round {round_.number} is paired.")
-                back = f"{back}rounds/{round_.number}/"
+                if round_ is None:
+                    messages.success(request, "The round is being paired in the background.")
+                else:
+                    messages.success(request, f"Round {round_.number} is paired.")
+                    back = f"{back}rounds/{round_.number}/"
             case "start-round":
                 number = _int(data.get("round"), "The round")
                 services.round_start(

@@ -169,3 +169,30 @@ def test_result_for_a_finished_round_needs_a_reason(client, running, club_with_m
     assert "needs a reason" in page
     board.refresh_from_db()
     assert board.result == "1-0"
+
+
+def test_a_large_field_is_paired_in_the_background_with_progress_shown(
+    client, make_tournament, club_with_members, monkeypatch, django_capture_on_commit_callbacks
+):
+    monkeypatch.setattr(services, "INLINE_PAIRING_LIMIT", 4)
+    _, owner, _ = club_with_members
+    tournament = make_tournament(register=6, format="swiss", rounds=3)
+    client.force_login(owner)
+    with django_capture_on_commit_callbacks() as callbacks:
+        response = action(client, tournament, "start")
+    assert response.status_code == 302
+    assert not Round.objects.exists()  # nothing paired inside the request
+    tournament.refresh_from_db()
+    assert tournament.pairing_requested_round == 1
+    page = client.get(reverse("tournament-detail", args=[tournament.slug])).content.decode()
+    assert "Pairing round 1" in page and 'class="spinner"' in page
+    # what the background job does (a Celery worker, or the in-process runner)
+    from tournaments.tasks import pair_round
+
+    assert len(callbacks) == 1
+    pair_round.apply(args=(tournament.pk, 1), throw=True)
+    tournament.refresh_from_db()
+    assert tournament.pairing_requested_round is None
+    assert Round.objects.get(tournament=tournament, number=1).boards.count() == 3
+    page = client.get(reverse("tournament-detail", args=[tournament.slug])).content.decode()
+    assert "Pairing round" not in page

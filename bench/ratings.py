@@ -552,7 +552,7 @@ def report(args, facts: dict, results: dict) -> None:
             print(
                 f"  {name:<24} p50 {row['p50']:6.1f} ms  p95 {row['p95']:6.1f} ms  "
                 f"max {row['max']:6.1f} ms  {row['rps']:5.1f} req/s  [{statuses}]  "
-                f"{verdict(row['p95'] <= TARGET_PAGE_P95_MS)}"
+                f"{verdict(row['p95'] <= TARGET_PAGE_P95_MS and set(row['statuses']) == {200})}"
             )
         if results.get("archive_note"):
             print(f"  {'archive search':<24} {results['archive_note']}")

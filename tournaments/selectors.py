@@ -94,8 +94,13 @@ def standings_input(tournament: Tournament, *, up_to_round: int | None = None) -
     )
 
 
-def tiebreak_names(tournament: Tournament) -> list[str]:
-    return [TIEBREAKS[code].short for code in tournament.tiebreaks if code in TIEBREAKS]
+def tiebreak_names(tournament: Tournament) -> list[tuple[str, str]]:
+    """(short, full name) of the tournament's tie-breaks, in order."""
+    return [
+        (TIEBREAKS[code].short, TIEBREAKS[code].name)
+        for code in tournament.tiebreaks
+        if code in TIEBREAKS
+    ]
 
 
 def standings(tournament: Tournament) -> list[dict]:

@@ -11,6 +11,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
 from abalone_site.errors import NotFound, ServiceError
@@ -352,4 +353,14 @@ def tournament_action(request, slug: str, action: str):
                 request, "403.html", {"detail": error.detail, "back": tournament}, status=403
             )
         messages.error(request, error.detail)
+        back = _came_from(request) or back  # show the refusal where the director was
     return redirect(back)
+
+
+def _came_from(request) -> str | None:
+    referer = request.META.get("HTTP_REFERER", "")
+    if referer and url_has_allowed_host_and_scheme(
+        referer, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return referer
+    return None

@@ -196,3 +196,22 @@ def test_a_large_field_is_paired_in_the_background_with_progress_shown(
     assert Round.objects.get(tournament=tournament, number=1).boards.count() == 3
     page = client.get(reverse("tournament-detail", args=[tournament.slug])).content.decode()
     assert "Pairing round" not in page
+
+
+def test_a_refused_action_returns_to_the_page_it_came_from(client, running, club_with_members):
+    _, owner, _ = club_with_members
+    client.force_login(owner)
+    round_page = reverse("tournament-round", args=[running.slug, 1])
+    board = Board.objects.get(round__number=1, number=1)
+    response = client.post(
+        reverse("tournament-action", args=[running.slug, "result"]),
+        {"board": board.pk, "result": "0-1"},
+        HTTP_REFERER=f"http://testserver{round_page}",
+    )
+    assert response["Location"].endswith(round_page)
+    response = client.post(
+        reverse("tournament-action", args=[running.slug, "result"]),
+        {"board": board.pk, "result": "0-1"},
+        HTTP_REFERER="https://evil.example/x",
+    )
+    assert "evil" not in response["Location"]

@@ -27,14 +27,12 @@ import contextlib
 import json
 import math
 import os
-import platform
 import random
 import re
 import resource
 import secrets
 import shutil
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -49,6 +47,8 @@ from urllib.parse import urlsplit, urlunsplit
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from bench.common import free_port, machine_facts, recreate_database  # noqa: E402
 
 TARGET_MOVES_PER_SECOND = 300
 TARGET_MOVE_P99_MS = 100
@@ -98,45 +98,6 @@ def check_environment(db_name: str, allow_redis_db0: bool) -> tuple[str, str, st
     admin_url = urlunsplit(parts._replace(scheme="postgresql", path="/postgres"))
     bench_url = urlunsplit(parts._replace(path=f"/{db_name}"))
     return admin_url, bench_url, redis_url
-
-
-def recreate_database(admin_url: str, db_name: str, *, drop_only: bool = False) -> None:
-    import psycopg
-    from psycopg import sql
-
-    with psycopg.connect(admin_url, autocommit=True) as conn:
-        conn.execute(
-            sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(db_name))
-        )
-        if not drop_only:
-            conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(db_name)))
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def machine_facts() -> dict[str, str]:
-    cpu = "unknown"
-    with contextlib.suppress(OSError):
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    mem = "unknown"
-    with contextlib.suppress(OSError):
-        for line in Path("/proc/meminfo").read_text().splitlines():
-            if line.startswith("MemTotal"):
-                mem = f"{int(line.split()[1]) / 1024 / 1024:.1f} GiB"
-    return {
-        "nproc": str(os.cpu_count()),
-        "cpu": cpu,
-        "memory": mem,
-        "python": platform.python_version(),
-        "platform": platform.platform(),
-    }
 
 
 # --- processes -------------------------------------------------------------------------------

@@ -30,12 +30,10 @@ import argparse
 import contextlib
 import http.client
 import os
-import platform
 import random
 import secrets
 import shutil
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -50,6 +48,8 @@ from urllib.parse import urlsplit, urlunsplit
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from bench.common import free_port, machine_facts, recreate_database  # noqa: E402
 
 TARGET_RECOMPUTE_S = 30.0
 TARGET_PAGE_P95_MS = 150.0
@@ -94,44 +94,6 @@ def check_environment(db_name: str) -> tuple[str, str]:
         sys.exit(2)
     admin_url = urlunsplit(parts._replace(scheme="postgresql", path="/postgres"))
     return admin_url, urlunsplit(parts._replace(path=f"/{db_name}"))
-
-
-def recreate_database(admin_url: str, db_name: str, *, drop_only: bool = False) -> None:
-    import psycopg
-    from psycopg import sql
-
-    with psycopg.connect(admin_url, autocommit=True) as conn:
-        conn.execute(
-            sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(db_name))
-        )
-        if not drop_only:
-            conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(db_name)))
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def machine_facts() -> dict[str, str]:
-    cpu, memory = "unknown", "unknown"
-    with contextlib.suppress(OSError):
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    with contextlib.suppress(OSError):
-        for line in Path("/proc/meminfo").read_text().splitlines():
-            if line.startswith("MemTotal"):
-                memory = f"{int(line.split()[1]) / 1024 / 1024:.1f} GiB"
-    return {
-        "nproc": str(os.cpu_count()),
-        "cpu": cpu,
-        "memory": memory,
-        "python": platform.python_version(),
-        "platform": platform.platform(),
-    }
 
 
 # --- data ----------------------------------------------------------------------------------------

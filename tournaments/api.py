@@ -37,33 +37,7 @@ class TournamentSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Tournament
-        fields = [
-            "slug",
-            "name",
-            "club",
-            "description",
-            "format",
-            "rounds",
-            "base_seconds",
-            "increment_seconds",
-            "marbles_to_win",
-            "start_position",
-            "max_plies_result",
-            "rated",
-            "play_mode",
-            "entry",
-            "registration_opens_at",
-            "registration_closes_at",
-            "max_players",
-            "round_start",
-            "round_pause_seconds",
-            "schedule",
-            "tiebreaks",
-            "bye_points",
-            "status",
-            "current_round",
-            "url",
-        ]
+        fields = ["slug", "club", *services.SETTINGS_FIELDS, "status", "current_round", "url"]
         read_only_fields = ["slug", "club", "status", "current_round", "url"]
 
 

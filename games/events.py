@@ -5,12 +5,13 @@ channel layer is Redis in production (every web process hears it) and in-memory 
 default (one process).
 """
 
+import asyncio
 import logging
 import threading
 from collections import OrderedDict
 
 from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
+from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.utils import timezone
 
 from games.models import Game
@@ -51,16 +52,61 @@ def game_group(game_id: int) -> str:
     return f"game-{game_id}"
 
 
-def publish_game(game_id: int) -> None:
+class _Sender:
+    """Sends events to a Redis channel layer from one background event loop.
+
+    The request that made the change only builds the state and queues it; the fan-out through
+    Redis happens beside it, in order. (The in-memory layer of the embedded default must be
+    used from the server's own loop, so it keeps the blocking ``async_to_sync`` path.)
+    """
+
+    def __init__(self) -> None:
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._lock = threading.Lock()
+
+    def _running_loop(self) -> asyncio.AbstractEventLoop:
+        with self._lock:
+            if self._loop is None:
+                loop = asyncio.new_event_loop()
+                threading.Thread(target=loop.run_forever, name="sumito-events", daemon=True).start()
+                self._loop = loop
+            return self._loop
+
+    def send(self, layer, group: str, message: dict) -> None:
+        future = asyncio.run_coroutine_threadsafe(
+            layer.group_send(group, message), self._running_loop()
+        )
+        future.add_done_callback(_log_failure)
+
+
+def _log_failure(future) -> None:
+    if future.exception() is not None:  # a lost event is recovered by the client's refetch
+        logger.error("could not publish a game event: %s", future.exception())
+
+
+_sender = _Sender()
+
+
+def publish_game(game_id: int, *, game: Game | None = None, moves: list | None = None) -> None:
+    """Send the game's state to everyone watching it (after the commit that changed it).
+
+    ``game`` and ``moves``, when given, are the committed game (with its players) and all its
+    Move rows, saving the reads.
+    """
     layer = get_channel_layer()
     if layer is None:
         return
-    game = Game.objects.select_related("black", "white").filter(pk=game_id).first()
+    if game is None:
+        game = Game.objects.select_related("black", "white").filter(pk=game_id).first()
     if game is None:
         return
-    state = game_state(game, now=timezone.now())
+    state = game_state(game, now=timezone.now(), moves=moves)
     _remember(state)
-    try:
-        async_to_sync(layer.group_send)(game_group(game_id), {"type": "game.state", "state": state})
-    except Exception:  # a lost event is recovered by the client's refetch
-        logger.exception("could not publish game %s", game_id)
+    message = {"type": "game.state", "state": state}
+    if isinstance(layer, InMemoryChannelLayer):
+        try:
+            async_to_sync(layer.group_send)(game_group(game_id), message)
+        except Exception:  # a lost event is recovered by the client's refetch
+            logger.exception("could not publish game %s", game_id)
+    else:
+        _sender.send(layer, game_group(game_id), message)

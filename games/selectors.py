@@ -113,8 +113,11 @@ def rating_changes(game: Game) -> dict:
     changes = {}
     for change in RatingChange.objects.filter(game=game):
         side = "black" if change.user_id == game.black_id else "white"
-        changes[side] = {"before": change.rating_before, "after": change.rating_after,
-                         "delta": change.delta}
+        changes[side] = {
+            "before": change.rating_before,
+            "after": change.rating_after,
+            "delta": change.delta,
+        }
     return changes
 
 

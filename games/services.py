@@ -225,7 +225,13 @@ def challenges_expire(*, now: datetime) -> int:
 
 
 def _locked_game(game_id: int) -> Game:
-    game = Game.objects.select_for_update().filter(pk=game_id).first()
+    # Lock only the game's row; the players come along for the state published afterwards.
+    game = (
+        Game.objects.select_for_update(of=("self",))
+        .select_related("black", "white")
+        .filter(pk=game_id)
+        .first()
+    )
     if game is None:
         raise NotFound(f"There is no game {game_id}.")
     return game
@@ -238,8 +244,11 @@ def _player_colour(game: Game, user: User) -> str:
     return colour
 
 
-def replay(game: Game) -> engine.Game:
-    """The engine's view of ``game``: its start, settings and every move played."""
+def replay(game: Game, moves: list[Move] | None = None) -> engine.Game:
+    """The engine's view of ``game``: its start, settings and every move played.
+
+    ``moves`` are the game's Move rows in ply order, when the caller has them already.
+    """
     engine_game = engine.Game(
         game.start_position,
         marbles_to_win=game.marbles_to_win,
@@ -247,10 +256,10 @@ def replay(game: Game) -> engine.Game:
         max_plies=game.max_plies,
         max_plies_result=game.max_plies_result,
     )
-    for notation in (
-        Move.objects.filter(game=game).order_by("ply").values_list("notation", flat=True)
-    ):
-        engine_game.play(notation)
+    if moves is None:
+        moves = list(Move.objects.filter(game=game).order_by("ply"))
+    for move in moves:
+        engine_game.play(move.notation)
     return engine_game
 
 
@@ -290,7 +299,8 @@ def game_move_apply(
                     f"It is {COLOUR_NAME[game.side_to_move]}'s turn, not yours.",
                     code="not_your_turn",
                 )
-            engine_game = replay(game)
+            moves = list(Move.objects.filter(game=game).order_by("ply"))
+            engine_game = replay(game, moves)
             try:
                 outcome = engine_game.play(move)
             except engine.EngineError as error:
@@ -306,15 +316,17 @@ def game_move_apply(
             game.flag_deadline = timing.clock.deadline()
             if game.draw_offer == _other(colour):
                 game.draw_offer = ""  # moving on declines the opponent's offer
-            Move.objects.create(
-                game=game,
-                ply=game.ply,
-                notation=outcome.move.notation,
-                played_at=now,
-                clock_ms=timing.mover_ms_after,
-                spent_ms=timing.spent_ms,
-                position_after=game.position,
-                pushed_off=outcome.pushed_off is not None,
+            moves.append(
+                Move.objects.create(
+                    game=game,
+                    ply=game.ply,
+                    notation=outcome.move.notation,
+                    played_at=now,
+                    clock_ms=timing.mover_ms_after,
+                    spent_ms=timing.spent_ms,
+                    position_after=game.position,
+                    pushed_off=outcome.pushed_off is not None,
+                )
             )
             if engine_game.is_over:
                 _finish_locked(game, engine_game.result, engine_game.termination, now)
@@ -330,7 +342,7 @@ def game_move_apply(
                         "draw_offer",
                     ]
                 )
-                _after_commit(game, now)
+                _after_commit(game, now, moves=moves)
     if timed_out:
         raise Conflict(
             f"{COLOUR_NAME[game.side_to_move]} ran out of time before the move arrived: "
@@ -503,12 +515,22 @@ def game_draw_answer(*, game_id: int, player: User, accept: bool, now: datetime)
 # --- after commit: events and the deadline task --------------------------------------------------
 
 
-def _after_commit(game: Game, now: datetime, *, schedule: bool = True) -> None:
+def _after_commit(
+    game: Game, now: datetime, *, schedule: bool = True, moves: list[Move] | None = None
+) -> None:
+    """After the commit: publish the game's state, and schedule its deadline task if close.
+
+    With ``moves`` (all of the game's Move rows) the state is built from ``game`` and them
+    without reading the game again.
+    """
     from games.events import publish_game
     from games.tasks import adjudicate_game
 
     game_id = game.pk
-    transaction.on_commit(lambda: publish_game(game_id))
+    if moves is None:
+        transaction.on_commit(lambda: publish_game(game_id))
+    else:
+        transaction.on_commit(lambda: publish_game(game_id, game=game, moves=moves))
     if schedule and game.is_active and game.flag_deadline is not None:
         countdown = (game.flag_deadline - now).total_seconds() + 0.05
         if countdown <= DEADLINE_TASK_HORIZON_SECONDS:

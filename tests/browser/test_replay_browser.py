@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 
 from games import archive
 from ratings.models import RatingChange
-from tests.games.test_archive_support import PUSH_OPENING, T0, archived_game, notations_for
+from tests.games.archive_support import PUSH_OPENING, T0, archived_game, notations_for
 
 SCREENSHOT = "/tmp/sumito-replay.png"
 BOARD_STATE = """

@@ -9,7 +9,7 @@ from clubs import services as club_services
 from games import archive, engine
 from games.models import Game, Move
 from ratings.models import RatingChange
-from tests.games.test_archive_support import (
+from tests.games.archive_support import (
     PUSH_OPENING,
     T0,
     archived_game,

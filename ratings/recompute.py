@@ -171,9 +171,18 @@ def ratings_recompute(
         )
         previous = {
             (c["game_id"], c["board_id"], c["user_id"]): c
-            for c in old.values("pk", "game_id", "board_id", "user_id", "rating_before",
-                                "rating_after", "opponent_rating", "score", "played_at",
-                                "category")
+            for c in old.values(
+                "pk",
+                "game_id",
+                "board_id",
+                "user_id",
+                "rating_before",
+                "rating_after",
+                "opponent_rating",
+                "score",
+                "played_at",
+                "category",
+            )
         }
         new_changes: list[RatingChange] = []
         last_at: dict[tuple[int, str], datetime] = {}
@@ -222,7 +231,7 @@ def ratings_recompute(
                 to_write.append(change)
         stale = [row["pk"] for row in previous.values() if row["pk"] not in keep]
         for start in range(0, len(stale), BATCH):
-            RatingChange.objects.filter(pk__in=stale[start:start + BATCH]).delete()
+            RatingChange.objects.filter(pk__in=stale[start : start + BATCH]).delete()
         RatingChange.objects.bulk_create(to_write, batch_size=BATCH)
         report.results, report.changes_written = total, len(to_write)
         _store_ratings(states, peaks, last_at, since is None)
@@ -231,10 +240,21 @@ def ratings_recompute(
 
 
 def _same(stored: dict, change: RatingChange) -> bool:
-    return (stored["rating_before"], stored["rating_after"], stored["opponent_rating"],
-            float(stored["score"]), stored["played_at"], stored["category"]) == (
-        change.rating_before, change.rating_after, change.opponent_rating,
-        float(change.score), change.played_at, change.category)
+    return (
+        stored["rating_before"],
+        stored["rating_after"],
+        stored["opponent_rating"],
+        float(stored["score"]),
+        stored["played_at"],
+        stored["category"],
+    ) == (
+        change.rating_before,
+        change.rating_after,
+        change.opponent_rating,
+        float(change.score),
+        change.played_at,
+        change.category,
+    )
 
 
 def _store_ratings(states, peaks, last_at, full: bool) -> None:

@@ -91,5 +91,7 @@ def test_the_game_state_shows_both_rating_changes(make_player):
     assert game_state(game, now=at(3))["rating_changes"] == {}
     game = services.game_resign(game_id=game.pk, player=white, now=at(3))
     changes = game_state(game, now=at(4))["rating_changes"]
-    assert changes == {"black": {"before": 1500, "after": 1520, "delta": 20},
-                       "white": {"before": 1500, "after": 1480, "delta": -20}}
+    assert changes == {
+        "black": {"before": 1500, "after": 1520, "delta": 20},
+        "white": {"before": 1500, "after": 1480, "delta": -20},
+    }

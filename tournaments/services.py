@@ -650,10 +650,15 @@ def _marbles_of_game(game) -> tuple[int, int]:
 
 
 def tournament_game_finished(*, game, now: datetime) -> None:
-    """Record a finished server game on its board; called inside the game's transaction."""
+    """Record a finished server game on its board; called inside the game's transaction.
+
+    Locks the tournament, then the round, the order every tournament service uses, so a
+    director's action in the same round never deadlocks with a game ending.
+    """
     board = Board.objects.filter(game=game).select_related("round").first()
     if board is None:
         return
+    Tournament.objects.select_for_update().filter(pk=board.round.tournament_id).first()
     round_ = Round.objects.select_for_update().get(pk=board.round_id)
     board.refresh_from_db()
     if board.result:  # a director already entered it

@@ -193,26 +193,40 @@ def challenge_accept(*, challenge_id: int, user: User, now: datetime) -> Game:
     return game
 
 
-def challenge_decline(*, challenge_id: int, user: User, now: datetime) -> Challenge:
+def _close_challenge(
+    *, challenge_id: int, user: User, now: datetime, by_opponent: bool, status: str
+) -> Challenge:
     with transaction.atomic():
         challenge = _locked_challenge(challenge_id)
-        if challenge.opponent_id != user.pk:
-            raise NotAllowed("Only the challenged player may decline a challenge.")
+        allowed = challenge.opponent_id if by_opponent else challenge.challenger_id
+        if allowed != user.pk:
+            who = "challenged player" if by_opponent else "challenger"
+            verb = "decline" if by_opponent else "cancel"
+            raise NotAllowed(f"Only the {who} may {verb} a challenge.")
         _require_open(challenge, now)
-        challenge.status = Challenge.Status.DECLINED
+        challenge.status = status
         challenge.save(update_fields=["status"])
     return challenge
+
+
+def challenge_decline(*, challenge_id: int, user: User, now: datetime) -> Challenge:
+    return _close_challenge(
+        challenge_id=challenge_id,
+        user=user,
+        now=now,
+        by_opponent=True,
+        status=Challenge.Status.DECLINED,
+    )
 
 
 def challenge_cancel(*, challenge_id: int, user: User, now: datetime) -> Challenge:
-    with transaction.atomic():
-        challenge = _locked_challenge(challenge_id)
-        if challenge.challenger_id != user.pk:
-            raise NotAllowed("Only the challenger may cancel a challenge.")
-        _require_open(challenge, now)
-        challenge.status = Challenge.Status.CANCELLED
-        challenge.save(update_fields=["status"])
-    return challenge
+    return _close_challenge(
+        challenge_id=challenge_id,
+        user=user,
+        now=now,
+        by_opponent=False,
+        status=Challenge.Status.CANCELLED,
+    )
 
 
 def challenges_expire(*, now: datetime) -> int:

@@ -918,12 +918,6 @@ def parse_args(argv=None):
     parser.add_argument(
         "--allow-redis-db0", action="store_true", help="allow flushing Redis database 0"
     )
-    parser.add_argument(
-        "--conn-max-age",
-        type=int,
-        default=None,
-        help="CONN_MAX_AGE for the servers, if the settings read it (default: the site's)",
-    )
     parser.add_argument("--keep-logs", action="store_true", help="keep the process logs")
     return parser.parse_args(argv)
 
@@ -953,8 +947,6 @@ def main(argv=None) -> int:
         # the code of the tree this file is in, whatever an editable install points at
         PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
     )
-    if args.conn_max_age is not None:
-        env["CONN_MAX_AGE"] = str(args.conn_max_age)
     services = Services(env, scratch)
     database_created = False
     bin_dir = Path(sys.executable).parent
@@ -974,8 +966,6 @@ def main(argv=None) -> int:
         )
         os.environ.update({k: env[k] for k in ("DATABASE_URL", "REDIS_URL", "DEBUG", "SECRET_KEY")})
         os.environ["LOG_LEVEL"] = "WARNING"
-        if args.conn_max_age is not None:
-            os.environ["CONN_MAX_AGE"] = str(args.conn_max_age)
         os.environ.setdefault("DJANGO_SETTINGS_MODULE", "abalone_site.settings")
         import django
 

@@ -14,11 +14,5 @@ class ClubForm(forms.Form):
     )
 
 
-class JoinForm(forms.Form):
-    message = forms.CharField(
-        max_length=300, required=False, help_text="A line for the admins (optional)."
-    )
-
-
 class TransferForm(forms.Form):
     username = forms.CharField(max_length=30, label="New owner's username")

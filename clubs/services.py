@@ -14,6 +14,7 @@ from abalone_site.jobs import enqueue
 from accounts.models import User
 
 from .models import Club, JoinRequest, Membership
+from .selectors import membership_of
 
 Role = Membership.Role
 
@@ -25,14 +26,8 @@ def _locked(club: Club) -> Club:
         raise NotFound(f"The club '{club.slug}' no longer exists.") from error
 
 
-def _membership(club: Club, user: User) -> Membership | None:
-    if not user.is_authenticated:
-        return None
-    return Membership.objects.filter(club=club, user=user).first()
-
-
 def _require_role(club: Club, actor: User, roles: tuple[str, ...], action: str) -> Membership:
-    membership = _membership(club, actor)
+    membership = membership_of(club, actor)
     if membership is None or membership.role not in roles:
         who = "the owner" if roles == (Role.OWNER,) else "an admin"
         raise NotAllowed(f"Only {who} of {club.name} may {action}.")
@@ -40,7 +35,7 @@ def _require_role(club: Club, actor: User, roles: tuple[str, ...], action: str) 
 
 
 def _target_membership(club: Club, user: User) -> Membership:
-    membership = _membership(club, user)
+    membership = membership_of(club, user)
     if membership is None:
         raise NotFound(f"{user.username} is not a member of {club.name}.")
     return membership
@@ -135,7 +130,7 @@ def club_join(*, user: User, club: Club, message: str = "") -> Membership | Join
     """
     with transaction.atomic():
         club = _locked(club)
-        if _membership(club, user) is not None:
+        if membership_of(club, user) is not None:
             raise Conflict(f"You are already a member of {club.name}.", code="already_member")
         if club.admission == Club.Admission.OPEN:
             return Membership.objects.create(club=club, user=user, role=Role.MEMBER)
@@ -180,7 +175,7 @@ def _decide(*, actor: User, club: Club, request_id: int, approve: bool) -> JoinR
         request.decided_at = timezone.now()
         request.decided_by = actor
         request.save(update_fields=["status", "decided_at", "decided_by"])
-        if approve and _membership(club, request.user) is None:
+        if approve and membership_of(club, request.user) is None:
             Membership.objects.create(club=club, user=request.user, role=Role.MEMBER)
     return request
 
@@ -196,7 +191,7 @@ def club_request_decline(*, actor: User, club: Club, request_id: int) -> JoinReq
 def club_leave(*, user: User, club: Club) -> None:
     with transaction.atomic():
         club = _locked(club)
-        membership = _membership(club, user)
+        membership = membership_of(club, user)
         if membership is None:
             raise NotFound(f"You are not a member of {club.name}.", code="not_member")
         if membership.role == Role.OWNER:

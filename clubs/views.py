@@ -11,7 +11,7 @@ from abalone_site.errors import NotFound, ServiceError
 from accounts.models import User
 
 from . import selectors, services
-from .forms import ClubForm, JoinForm, TransferForm
+from .forms import ClubForm, TransferForm
 from .models import Club, JoinRequest
 
 
@@ -51,7 +51,6 @@ def club_detail(request, slug: str):
             selectors.club_pending_requests(club) if membership and membership.is_admin else None
         ),
         "pending_request": pending,
-        "join_form": JoinForm(),
         "transfer_form": TransferForm(),
     }
     return render(request, "clubs/club_detail.html", context)
@@ -92,9 +91,9 @@ def club_action(request, slug: str, action: str):
     try:
         match action:
             case "join":
-                form = JoinForm(request.POST)
-                message = form.data.get("message", "")[:300]
-                outcome = services.club_join(user=actor, club=club, message=message)
+                outcome = services.club_join(
+                    user=actor, club=club, message=request.POST.get("message", "")
+                )
                 if isinstance(outcome, JoinRequest):
                     messages.success(request, "Request sent: an admin will approve or decline it.")
                 else:

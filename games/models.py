@@ -153,9 +153,6 @@ class Game(TimeControlFields):
             return "w"
         return None
 
-    def player(self, colour: str):
-        return self.black if colour == "b" else self.white
-
     @property
     def side_to_move(self) -> str:
         return self.position[0]

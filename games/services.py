@@ -389,11 +389,10 @@ def _finish_locked(
     _after_commit(game, now)
     # The tournament first, then the ratings: the lock order of the tournament services too
     # (tournament, round, rating rows), so no two paths wait on each other.
-    if Board.objects.filter(game=game).exists():
-        from tournaments.services import tournament_game_finished
-
-        tournament_game_finished(game=game, now=now)
     from ratings.services import rating_apply_game
+    from tournaments.services import tournament_game_finished
+
+    tournament_game_finished(game=game, now=now)  # a no-op for a game outside tournaments
 
     rating_apply_game(game=game, now=now)
     return True

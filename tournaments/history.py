@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from tournaments.models import Board, Entrant, Round, Tournament
+from tournaments.models import Board, Entrant, Tournament
 from tournaments.pairing import PairingPlayer, RoundEntry, Scoring
 
 # What a board's result means for each side, as TRF result codes.
@@ -97,11 +97,3 @@ def pairing_players(
         for e in entrants
     ]
     return players, {e.pairing_number: e for e in entrants}
-
-
-def finished_round_numbers(tournament: Tournament) -> list[int]:
-    return list(
-        Round.objects.filter(tournament=tournament, status=Round.Status.FINISHED)
-        .order_by("number")
-        .values_list("number", flat=True)
-    )

@@ -4,6 +4,8 @@ Prints the wall time to pair round 5 of an N-player Swiss (default 1000) by the 
 system (rounds 1-4 are paired through :func:`pair_swiss` too, with seeded random results, draws
 included), and the time to compute the full standings with every tie-break for N players after
 9 rounds.  Progress goes to stderr.  Targets: pairing <= 10 s, standings <= 0.5 s.
+``--stock`` pairs with py4swiss's own code, without :mod:`tournaments.pairing.fast` (same
+pairings, slower), for comparison.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tournaments.pairing import PairingPlayer, RoundEntry, pair_swiss
+from tournaments.pairing import PairingPlayer, RoundEntry, fast, pair_swiss
 from tournaments.tiebreaks import (
     TIEBREAKS,
     GameEntry,
@@ -96,11 +98,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--players", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--stock", action="store_true", help="without tournaments.pairing.fast")
     args = parser.parse_args()
 
-    progress(f"pairing rounds 1-5 of a {args.players}-player Swiss (Dutch, py4swiss)...")
+    if args.stock:
+        fast.uninstall()
+    engine = "py4swiss + tournaments.pairing.fast" if fast.is_installed() else "stock py4swiss"
+    progress(f"pairing rounds 1-5 of a {args.players}-player Swiss (Dutch, {engine})...")
     pairing_seconds = bench_pairing(args.players, args.seed)
-    print(f"pair round 5, {args.players} players: {pairing_seconds:.2f} s (target <= 10 s)")
+    label = f"pair round 5, {args.players} players ({engine})"
+    print(f"{label}: {pairing_seconds:.2f} s (target <= 10 s)")
 
     progress(f"computing standings of {args.players} players after 9 rounds...")
     data = standings_input(args.players, 9, args.seed)

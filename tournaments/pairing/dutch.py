@@ -12,6 +12,10 @@ reads files and refuses a forfeit without an opponent; our own :func:`validate_h
 the histories instead.
 
 Pairing numbers are passed through unchanged: the Dutch colour rule E.5 looks at their parity.
+
+Importing this module installs :mod:`tournaments.pairing.fast`, which makes py4swiss compute
+the same pairings several times faster (its edge weights built with Python ints instead of
+``DynamicUint`` operations); see that module and ``docs/pairing.md``.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from py4swiss.trf.codes import PlayerCode, TournamentCode, XCode
 from py4swiss.trf.exceptions import ParsingError
 from py4swiss.trf.sections import PlayerSection, TournamentSection, XSection
 
+from tournaments.pairing import fast
 from tournaments.pairing.explain import explain_pairing
 from tournaments.pairing.model import (
     BLACK,
@@ -37,6 +42,8 @@ from tournaments.pairing.model import (
     validate_histories,
 )
 from tournaments.pairing.trf import _xxs_line, player_line
+
+fast.install()  # same pairings, faster; warns and keeps py4swiss's own code if unsupported
 
 
 def engine_trf(

@@ -1,0 +1,160 @@
+"""HTTP through Django's WSGI handler, served by the ASGI server from a pool of threads.
+
+Why not Django's own ``ASGIHandler``: with it every request starts a thread of its own
+(``ThreadSensitiveContext``) and every middleware hops to a thread and back twice, so a bare
+JSON answer costs about 2 ms of CPU against 0.2 ms through the WSGI handler, and under load that
+overhead was most of the difference between the move-throughput target and what we got. Every
+view here is synchronous, so the WSGI handler loses nothing: the whole middleware chain and the
+view run in one worker thread, one hop per request. WebSockets stay with Channels
+(``abalone_site.asgi``).
+
+Each request's body is read on the event loop, then the WSGI application runs in the pool; the
+response's chunks go back to the loop as they come, so streamed downloads stay streamed. The
+pool's size (``HTTP_THREADS``, default 4) bounds the requests a process works on at once; keep it
+at or below the database pool (``DB_POOL_SIZE``), since each thread holds a connection while it
+runs a request.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from tempfile import SpooledTemporaryFile
+
+MAX_IN_MEMORY_BODY = 1024 * 1024
+
+
+class WsgiOverAsgi:
+    """An ASGI application (``http`` scopes only) running ``wsgi_application`` in threads."""
+
+    def __init__(self, wsgi_application, *, threads: int | None = None) -> None:
+        self.wsgi_application = wsgi_application
+        self.threads = threads or int(os.environ.get("HTTP_THREADS", "4"))
+        self._executor: ThreadPoolExecutor | None = None
+
+    def _pool(self) -> ThreadPoolExecutor:
+        if self._executor is None:
+            self._executor = ThreadPoolExecutor(self.threads, thread_name_prefix="sumito-http")
+        return self._executor
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] != "http":
+            raise ValueError(f"WsgiOverAsgi serves HTTP, not {scope['type']!r}")
+        with SpooledTemporaryFile(max_size=MAX_IN_MEMORY_BODY) as body:
+            while True:
+                message = await receive()
+                if message["type"] == "http.disconnect":
+                    return
+                body.write(message.get("body", b""))
+                if not message.get("more_body"):
+                    break
+            body.seek(0)
+            loop = asyncio.get_running_loop()
+            exchange = _Exchange(loop, send)
+            environ = _environ(scope, body)
+            await loop.run_in_executor(self._pool(), exchange.run, self.wsgi_application, environ)
+            await exchange.finish()
+
+
+class _Exchange:
+    """One request: runs the WSGI application in a worker thread, sends from the loop."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, send) -> None:
+        self.loop = loop
+        self.send = send
+        self.start: dict | None = None
+        self.started = False
+        self.length: int | None = None
+        self.sent = 0
+        self.pending: list[bytes] = []
+
+    def start_response(self, status: str, headers, exc_info=None):
+        if exc_info is not None and self.started:
+            raise exc_info[1].with_traceback(exc_info[2])
+        self.length = None
+        encoded = []
+        for name, value in headers:
+            if name.lower() == "content-length":
+                self.length = int(value)
+            encoded.append((name.lower().encode("latin1"), value.encode("latin1")))
+        self.start = {
+            "type": "http.response.start",
+            "status": int(status.split(" ", 1)[0]),
+            "headers": encoded,
+        }
+        return self._write_unsupported
+
+    @staticmethod
+    def _write_unsupported(data: bytes) -> None:
+        raise NotImplementedError("the WSGI write() callable is not supported; return an iterable")
+
+    def run(self, application, environ) -> None:
+        """In a worker thread: the whole WSGI exchange. A single-chunk answer (every JSON and
+        page answer) is kept and sent by :meth:`finish`; longer ones stream chunk by chunk."""
+        result = application(environ, self.start_response)
+        try:
+            for chunk in result:
+                if not chunk:
+                    continue
+                if self.length is not None:
+                    chunk = chunk[: max(0, self.length - self.sent)]
+                self.sent += len(chunk)
+                self.pending.append(chunk)
+                if len(self.pending) > 1:  # streaming: flush what came before this chunk
+                    self._send_threadsafe(self.pending.pop(0), more=True)
+        finally:
+            close = getattr(result, "close", None)
+            if close is not None:
+                close()
+
+    def _send_threadsafe(self, chunk: bytes, *, more: bool) -> None:
+        if not self.started:
+            self.started = True
+            asyncio.run_coroutine_threadsafe(self.send(self.start), self.loop).result()
+        message = {"type": "http.response.body", "body": chunk, "more_body": more}
+        asyncio.run_coroutine_threadsafe(self.send(message), self.loop).result()
+
+    async def finish(self) -> None:
+        if not self.started:
+            self.started = True
+            await self.send(self.start)
+        await self.send(
+            {"type": "http.response.body", "body": b"".join(self.pending), "more_body": False}
+        )
+
+
+def _environ(scope, body) -> dict:
+    script_name = scope.get("root_path", "").encode("utf8").decode("latin1")
+    path_info = scope["path"].encode("utf8").decode("latin1")
+    if script_name and path_info.startswith(script_name):
+        path_info = path_info[len(script_name) :]
+    server = scope.get("server") or ("localhost", 80)
+    environ = {
+        "REQUEST_METHOD": scope["method"],
+        "SCRIPT_NAME": script_name,
+        "PATH_INFO": path_info,
+        "QUERY_STRING": scope.get("query_string", b"").decode("latin1"),
+        "SERVER_PROTOCOL": f"HTTP/{scope.get('http_version', '1.1')}",
+        "SERVER_NAME": server[0],
+        "SERVER_PORT": str(server[1] if server[1] is not None else 80),
+        "wsgi.version": (1, 0),
+        "wsgi.url_scheme": scope.get("scheme", "http"),
+        "wsgi.input": body,
+        "wsgi.errors": sys.stderr,
+        "wsgi.multithread": True,
+        "wsgi.multiprocess": True,
+        "wsgi.run_once": False,
+    }
+    if scope.get("client"):
+        environ["REMOTE_ADDR"] = scope["client"][0]
+    for raw_name, raw_value in scope.get("headers", []):
+        name = raw_name.decode("latin1").upper().replace("-", "_")
+        if name not in ("CONTENT_LENGTH", "CONTENT_TYPE"):
+            name = "HTTP_" + name
+        value = raw_value.decode("latin1")
+        if name in environ:  # a repeated header: cookies join with "; ", the rest with ","
+            value = environ[name] + ("; " if name == "HTTP_COOKIE" else ",") + value
+        environ[name] = value
+    return environ

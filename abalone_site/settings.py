@@ -86,15 +86,22 @@ TEMPLATES = [
 if env.str("DATABASE_URL", default=""):
     DATABASES = {"default": env.db("DATABASE_URL")}
     if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-        # Under ASGI every concurrent request runs in its own thread, and persistent
-        # per-thread connections would pile up until PostgreSQL refuses clients. A psycopg
-        # pool per process bounds them (Django >= 5.1; CONN_MAX_AGE must then be 0).
+        # One psycopg pool per process (Django >= 5.1; CONN_MAX_AGE must then be 0): requests
+        # run in the HTTP_THREADS threads of each web process, Celery tasks in their workers,
+        # and each borrows a connection only while it runs.
         DATABASES["default"]["CONN_MAX_AGE"] = 0
-        DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        options = DATABASES["default"].setdefault("OPTIONS", {})
+        options["pool"] = {
             "min_size": 1,
             "max_size": env.int("DB_POOL_SIZE", default=10),
             "timeout": 20,
         }
+        # Parameters travel apart from the SQL, and psycopg prepares a statement a connection
+        # has run 5 times (every move runs the same few), so PostgreSQL stops re-planning them.
+        # Behind a transaction-pooling PgBouncer set DB_PREPARE_THRESHOLD=0 (never prepare).
+        options["server_side_binding"] = True
+        threshold = env.int("DB_PREPARE_THRESHOLD", default=5)
+        options["prepare_threshold"] = threshold or None
 else:
     VAR_DIR.mkdir(exist_ok=True)
     DATABASES = {

@@ -242,11 +242,8 @@ def test_push_off_reaching_marbles_to_win_ends_the_game(new_game, players):
     assert game.flag_deadline is None
 
 
-def test_repetition_ends_the_game_as_a_draw(new_game, players):
-    black, white = players
-    game = new_game(start="standard")
-    position = engine.Position.from_string(game.position)
-    # find a move and its way back for both sides
+def repetition_cycle(position: engine.Position) -> list[str]:
+    """Four single-marble moves that bring ``position`` back: out and back for both sides."""
     there = next(
         m for m in engine.legal_moves(position) if m.kind == "inline" and len(m.marbles) == 1
     )
@@ -264,15 +261,51 @@ def test_repetition_ends_the_game_as_a_draw(new_game, players):
         for m in engine.legal_moves(after3)
         if m.marbles == reply.destinations and m.destinations == reply.marbles
     )
-    shuffle = [there.notation, reply.notation, back.notation, reply_back.notation]
+    return [there.notation, reply.notation, back.notation, reply_back.notation]
+
+
+@pytest.mark.parametrize("kept", [False, True], ids=["replayed", "kept-between-moves"])
+def test_repetition_ends_the_game_as_a_draw(
+    new_game, players, kept, django_capture_on_commit_callbacks
+):
+    # With ``kept`` the after-commit hooks run, so each move takes the engine the previous one
+    # kept (services._ReplayCache); it must know the repetitions as well as a full replay does.
+    black, white = players
+    game = new_game(start="standard")
+    services._replays.clear()
+    hits_before = services._replays.hits
+    shuffle = repetition_cycle(engine.Position.from_string(game.position))
     seconds = 1
     for notation in shuffle * 2:
         game.refresh_from_db()
         player = black if game.side_to_move == "b" else white
-        game = move(game, player, seconds, notation)
+        with django_capture_on_commit_callbacks(execute=kept):
+            game = move(game, player, seconds, notation)
         seconds += 1
     game.refresh_from_db()
     assert (game.status, game.result, game.termination) == ("finished", "1/2-1/2", "repetition")
+    assert services._replays.hits - hits_before == (7 if kept else 0)
+
+
+def test_a_kept_engine_that_no_longer_matches_the_game_is_not_used(
+    new_game, players, django_capture_on_commit_callbacks
+):
+    black, white = players
+    game = new_game(start="standard")
+    services._replays.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        game = move(game, black, 1)
+    stale = services._replays.take(game)  # the engine and moves as of ply 1
+    assert stale is not None and stale[0].ply == 1
+    game = move(game, white, 2)  # hooks not run: nothing kept for ply 2
+    services._replays.keep(game, *stale)  # a stale entry: ply 1, the game is at ply 2
+    hits = services._replays.hits
+    game = move(game, black, 3)  # must replay, not play onto the ply-1 engine
+    assert services._replays.hits == hits
+    game.refresh_from_db()
+    assert list(Move.objects.filter(game=game).values_list("ply", flat=True)) == [1, 2, 3]
+    replayed = services.replay(game)
+    assert replayed.position.to_string() == game.position and replayed.ply == 3
 
 
 # --- challenges ---------------------------------------------------------------------------------

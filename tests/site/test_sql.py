@@ -1,0 +1,90 @@
+"""abalone_site.sql: plain SQL that reads and writes rows exactly as the ORM does."""
+
+from datetime import UTC, datetime
+
+import pytest
+from django.db import connection
+
+from abalone_site import sql
+from accounts.models import User
+from games import services
+from games.models import Game, Move
+
+pytestmark = pytest.mark.django_db
+
+T0 = datetime(2026, 11, 21, 12, 0, 0, 123456, tzinfo=UTC)
+
+
+def fields_of(obj):
+    return {f.attname: getattr(obj, f.attname) for f in obj._meta.concrete_fields}
+
+
+@pytest.fixture
+def game(make_player):
+    return services.game_create(
+        black=make_player("sql_black"),
+        white=make_player("sql_white"),
+        game_settings=services.GameSettings(180, 2, 6, "belgian", True),
+        now=T0,
+    )
+
+
+def test_instance_reads_a_row_as_a_queryset_does(game):
+    for model, pk in ((Game, game.pk), (User, game.black_id)):
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"SELECT {sql.columns(model, 'x')} FROM {model._meta.db_table} x WHERE x.id = %s",
+                [pk],
+            )
+            row = cursor.fetchone()
+        assert len(row) == sql.width(model)
+        built = sql.instance(model, row)
+        assert fields_of(built) == fields_of(model.objects.get(pk=pk))
+        assert not built._state.adding  # a loaded row: saving it updates
+    assert sql.instance(Game, row_of(game)).turn_started_at == T0  # aware, microseconds kept
+
+
+def row_of(game):
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT {sql.columns(Game, 'g')} FROM games_game g WHERE g.id = %s", [game.pk]
+        )
+        return cursor.fetchone()
+
+
+def test_insert_and_update_write_what_the_orm_reads_back(game):
+    move = Move(
+        game=game,
+        ply=1,
+        notation="a1b2",
+        played_at=T0,
+        clock_ms=179_000,
+        spent_ms=1_000,
+        position_after=game.position,
+        pushed_off=True,
+    )
+    sql.insert(move)
+    stored = Move.objects.get(game=game, ply=1)
+    assert (stored.notation, stored.played_at, stored.clock_ms, stored.pushed_off) == (
+        "a1b2",
+        T0,
+        179_000,
+        True,
+    )
+    game.ply, game.draw_offer, game.flag_deadline = 1, "w", None
+    assert sql.update(game, ["ply", "draw_offer", "flag_deadline"]) == 1
+    game.refresh_from_db()
+    assert (game.ply, game.draw_offer, game.flag_deadline) == (1, "w", None)
+
+
+def test_converter_turns_raw_values_into_the_orm_s():
+    played_at = sql.converter(Move._meta.get_field("played_at"))
+    pushed_off = sql.converter(Move._meta.get_field("pushed_off"))
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT %s, %s",
+            [Move._meta.get_field("played_at").get_db_prep_save(T0, connection), True],
+        )
+        raw_when, raw_flag = cursor.fetchone()
+    assert played_at(raw_when) == T0
+    assert pushed_off(raw_flag) is True

@@ -25,8 +25,21 @@ def _player(user: User) -> dict:
 
 
 def legal_move_list(position: engine.Position) -> list[dict]:
-    return [
-        {
+    """The legal moves as the state document shows them.
+
+    Each geometric move is one engine object for the life of the process, so its document is
+    built once and shared by every state that lists it (the documents are never changed).
+    """
+    return [_move_document(move) for move in engine.legal_moves(position)]
+
+
+_MOVE_DOCUMENTS: dict[engine.Move, dict] = {}
+
+
+def _move_document(move: engine.Move) -> dict:
+    document = _MOVE_DOCUMENTS.get(move)
+    if document is None:
+        document = _MOVE_DOCUMENTS[move] = {
             "notation": move.notation,
             "marbles": list(move.marbles),
             "destinations": list(move.destinations),
@@ -35,11 +48,10 @@ def legal_move_list(position: engine.Position) -> list[dict]:
             "pushed": list(move.pushed),
             "pushed_off": move.pushed_off,
         }
-        for move in engine.legal_moves(position)
-    ]
+    return document
 
 
-def game_state(game: Game, *, now: datetime, moves: list[Move] | None = None) -> dict:
+def game_state(game: Game, *, now: datetime, moves: list | None = None) -> dict:
     """Everything a client needs to draw the game, as of ``now`` on the server's clock.
 
     ``version`` is the ply: a client sends it back with its move, and refetches when an event

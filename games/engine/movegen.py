@@ -299,6 +299,20 @@ def count_moves(own: int, opp: int) -> int:
     return total
 
 
+def has_moves(own: int, opp: int) -> bool:
+    """True iff the side owning ``own`` has a legal move.
+
+    Almost always answered by the cheapest move there is: one marble stepping into a neighbouring
+    empty cell, which is legal whatever else is on the board. Only a side with no marble next to
+    an empty cell needs the full count.
+    """
+    empty = VALID ^ (own | opp)
+    steps = (
+        (empty >> 1) | (empty << 1) | (empty >> 11) | (empty << 11) | (empty >> 12) | (empty << 12)
+    )
+    return bool(own & steps) or count_moves(own, opp) > 0
+
+
 def generate_moves(own: int, opp: int) -> list[Move]:
     """All legal moves of the side owning ``own``, in category order (deterministic)."""
     moves: list[Move] = []

@@ -10,7 +10,7 @@ import re
 
 from games.engine.board import INDEX_OF_NAME, bits_of_names, names_of_bits
 from games.engine.errors import PositionError
-from games.engine.movegen import Move, count_moves, generate_moves
+from games.engine.movegen import Move, count_moves, generate_moves, has_moves
 
 BLACK = "b"
 WHITE = "w"
@@ -172,7 +172,7 @@ class Position:
 
     def has_legal_move(self) -> bool:
         """True iff the side to move can move at all."""
-        return self.count_legal_moves() > 0
+        return has_moves(*self.own_and_opponent_bits())
 
     def with_side_to_move(self, colour: str) -> Position:
         """The same layout with another side to move."""

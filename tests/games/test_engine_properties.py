@@ -188,3 +188,40 @@ def test_cell_like_garbage_never_raises_anything_else(position, text):
     except IllegalMove:
         return
     assert move in legal_moves(position)
+
+
+def walled_in(seed: int, size: int) -> Position:
+    """A clump of the mover's marbles grown from a random cell, ringed by opponent marbles as far
+    as 14 of them go: the positions where no marble may have an empty neighbour."""
+    rng = random.Random(seed)
+    own = [rng.choice(CELL_NAMES)]
+    while len(own) < size:
+        frontier = sorted(
+            {n for c in own for d in DIRECTIONS if (n := step(c, d)) and n not in own}
+        )
+        if not frontier:
+            break
+        own.append(rng.choice(frontier))
+    ring = sorted({n for c in own for d in DIRECTIONS if (n := step(c, d)) and n not in own})
+    rng.shuffle(ring)
+    side = rng.choice("bw")
+    other = ring[:14]
+    black, white = (own, other) if side == "b" else (other, own)
+    return Position.from_cells(side, black, white)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.one_of(
+        positions,
+        st.builds(
+            walled_in,
+            seed=st.integers(min_value=0, max_value=2**32),
+            size=st.integers(min_value=1, max_value=14),
+        ),
+    )
+)
+def test_has_legal_move_agrees_with_the_generator(position):
+    # has_legal_move takes a shortcut (a marble next to an empty cell); it must never disagree.
+    assert position.has_legal_move() == bool(legal_moves(position))
+    assert position.has_legal_move() == (position.count_legal_moves() > 0)

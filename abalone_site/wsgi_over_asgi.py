@@ -20,10 +20,20 @@ from __future__ import annotations
 import asyncio
 import os
 import sys
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from tempfile import SpooledTemporaryFile
 
 MAX_IN_MEMORY_BODY = 1024 * 1024
+
+_request_thread = threading.local()
+
+
+def server_loop() -> asyncio.AbstractEventLoop | None:
+    """The event loop of the server running the current request, when called from a request's
+    thread; None elsewhere (Celery, management commands, background jobs). Code that must reach
+    the server's loop (sending to the channel layer) schedules its coroutines there."""
+    return getattr(_request_thread, "loop", None)
 
 
 class WsgiOverAsgi:
@@ -93,6 +103,7 @@ class _Exchange:
     def run(self, application, environ) -> None:
         """In a worker thread: the whole WSGI exchange. A single-chunk answer (every JSON and
         page answer) is kept and sent by :meth:`finish`; longer ones stream chunk by chunk."""
+        _request_thread.loop = self.loop
         result = application(environ, self.start_response)
         try:
             for chunk in result:

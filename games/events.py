@@ -14,6 +14,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.utils import timezone
 
+from abalone_site.wsgi_over_asgi import server_loop
 from games.models import Game
 from games.selectors import game_state
 
@@ -53,11 +54,13 @@ def game_group(game_id: int) -> str:
 
 
 class _Sender:
-    """Sends events to a Redis channel layer from one background event loop.
+    """Sends events to a Redis channel layer from one background event loop, for changes made
+    outside a web request (Celery tasks, background jobs, WebSocket moves).
 
-    The request that made the change only builds the state and queues it; the fan-out through
-    Redis happens beside it, in order. (The in-memory layer of the embedded default must be
-    used from the server's own loop, so it keeps the blocking ``async_to_sync`` path.)
+    The code that made the change only builds the state and queues it; the fan-out through
+    Redis happens beside it, in order. (A web request hands its events to the server's own loop
+    instead, see ``publish_game``; the in-memory layer of the embedded default must be used from
+    the server's loop, so outside requests it keeps the blocking ``async_to_sync`` path.)
     """
 
     def __init__(self) -> None:
@@ -87,11 +90,13 @@ def _log_failure(future) -> None:
 _sender = _Sender()
 
 
-def publish_game(game_id: int, *, game: Game | None = None, moves: list | None = None) -> None:
+def publish_game(
+    game_id: int, *, game: Game | None = None, move_documents: list[dict] | None = None
+) -> None:
     """Send the game's state to everyone watching it (after the commit that changed it).
 
-    ``game`` and ``moves``, when given, are the committed game (with its players) and all its
-    Move rows, saving the reads.
+    ``game`` and ``move_documents``, when given, are the committed game (with its players) and
+    its moves as the state shows them, saving the reads.
     """
     layer = get_channel_layer()
     if layer is None:
@@ -100,10 +105,16 @@ def publish_game(game_id: int, *, game: Game | None = None, moves: list | None =
         game = Game.objects.select_related("black", "white").filter(pk=game_id).first()
     if game is None:
         return
-    state = game_state(game, now=timezone.now(), moves=moves)
+    state = game_state(game, now=timezone.now(), move_documents=move_documents)
     _remember(state)
     message = {"type": "game.state", "state": state}
-    if isinstance(layer, InMemoryChannelLayer):
+    loop = server_loop()
+    if loop is not None:  # in a web request: the server's own loop sends it, soon after
+        future = asyncio.run_coroutine_threadsafe(
+            layer.group_send(game_group(game_id), message), loop
+        )
+        future.add_done_callback(_log_failure)
+    elif isinstance(layer, InMemoryChannelLayer):
         try:
             async_to_sync(layer.group_send)(game_group(game_id), message)
         except Exception:  # a lost event is recovered by the client's refetch

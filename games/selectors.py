@@ -51,16 +51,33 @@ def _move_document(move: engine.Move) -> dict:
     return document
 
 
-def game_state(game: Game, *, now: datetime, moves: list | None = None) -> dict:
+def move_document(
+    ply: int, notation: str, played_at: datetime, clock_ms: int, pushed_off: bool
+) -> dict:
+    """A played move as the state's ``moves`` list shows it."""
+    return {
+        "ply": ply,
+        "notation": notation,
+        "played_at": played_at.isoformat(),
+        "clock_ms": clock_ms,
+        "pushed_off": pushed_off,
+    }
+
+
+def game_state(game: Game, *, now: datetime, move_documents: list[dict] | None = None) -> dict:
     """Everything a client needs to draw the game, as of ``now`` on the server's clock.
 
     ``version`` is the ply: a client sends it back with its move, and refetches when an event
-    carries a version it did not expect.
+    carries a version it did not expect. ``move_documents``, when the caller has them, are the
+    game's moves in ply order as :func:`move_document` renders them.
     """
     position = engine.Position.from_string(game.position)
     clock = game.clock
-    if moves is None:
-        moves = list(Move.objects.filter(game=game).order_by("ply"))
+    if move_documents is None:
+        move_documents = [
+            move_document(m.ply, m.notation, m.played_at, m.clock_ms, m.pushed_off)
+            for m in Move.objects.filter(game=game).order_by("ply")
+        ]
     running = game.is_active and game.flag_deadline is not None
     return {
         "id": game.pk,
@@ -98,16 +115,7 @@ def game_state(game: Game, *, now: datetime, moves: list | None = None) -> dict:
             "deadline": game.flag_deadline.isoformat() if running else None,
             "server_now": now.isoformat(),
         },
-        "moves": [
-            {
-                "ply": move.ply,
-                "notation": move.notation,
-                "played_at": move.played_at.isoformat(),
-                "clock_ms": move.clock_ms,
-                "pushed_off": move.pushed_off,
-            }
-            for move in moves
-        ],
+        "moves": move_documents,
         "draw_offer": game.draw_offer or None,
         "rating_changes": rating_changes(game),
         "result": game.result or None,

@@ -26,7 +26,7 @@ from abalone_site.errors import Conflict, InvalidInput, NotAllowed, NotFound
 from abalone_site.jobs import enqueue
 from accounts.models import User
 from games import clock as game_clock
-from games import engine
+from games import engine, selectors
 from games.models import Challenge, Game, Move
 from tournaments.models import Board
 
@@ -282,32 +282,22 @@ def _locked_game(game_id: int) -> Game:
     return game
 
 
-@dataclass(frozen=True, slots=True)
-class MoveRow:
-    """What the game's state shows of a played move (a :class:`Move` row has the same fields)."""
-
-    ply: int
-    notation: str
-    played_at: datetime
-    clock_ms: int
-    pushed_off: bool
-
-
-def _move_rows(game: Game) -> list[MoveRow]:
-    """The game's moves in ply order, read with plain SQL (on every move, like the lock)."""
+def _move_documents(game: Game, *, after_ply: int = 0) -> list[dict]:
+    """The game's moves after ``after_ply`` in ply order as its state shows them, read with
+    plain SQL (on every move that cannot use the replay cache as it is, like the lock)."""
     from django.db import connection
 
     fields = [Move._meta.get_field(name) for name in ("played_at", "pushed_off")]
     with connection.cursor() as cursor:
         cursor.execute(
             f"SELECT ply, notation, played_at, clock_ms, pushed_off FROM {Move._meta.db_table} "
-            "WHERE game_id = %s ORDER BY ply",
-            [game.pk],
+            "WHERE game_id = %s AND ply > %s ORDER BY ply",
+            [game.pk, after_ply],
         )
         rows = cursor.fetchall()
     played_at, pushed_off = (sql.converter(field) for field in fields)
     return [
-        MoveRow(ply, notation, played_at(when), clock_ms, pushed_off(off))
+        selectors.move_document(ply, notation, played_at(when), clock_ms, pushed_off(off))
         for ply, notation, when, clock_ms, off in rows
     ]
 
@@ -319,10 +309,10 @@ def _player_colour(game: Game, user: User) -> str:
     return colour
 
 
-def replay(game: Game, moves: list[Move] | list[MoveRow] | None = None) -> engine.Game:
+def replay(game: Game, notations: list[str] | None = None) -> engine.Game:
     """The engine's view of ``game``: its start, settings and every move played.
 
-    ``moves`` are the game's moves in ply order, when the caller has them already.
+    ``notations`` are the game's moves in ply order, when the caller has them already.
     """
     engine_game = engine.Game(
         game.start_position,
@@ -331,10 +321,12 @@ def replay(game: Game, moves: list[Move] | list[MoveRow] | None = None) -> engin
         max_plies=game.max_plies,
         max_plies_result=game.max_plies_result,
     )
-    if moves is None:
-        moves = list(Move.objects.filter(game=game).order_by("ply"))
-    for move in moves:
-        engine_game.play(move.notation)
+    if notations is None:
+        notations = (
+            Move.objects.filter(game=game).order_by("ply").values_list("notation", flat=True)
+        )
+    for notation in notations:
+        engine_game.play(notation)
     return engine_game
 
 
@@ -342,40 +334,42 @@ class _ReplayCache:
     """The engine game and move list of games recently moved in this process.
 
     A move needs the engine's view of the game (for legality, repetition and the move cap) and
-    the move list (for the state it answers with); rebuilding both is a query and a replay of
-    every move, a fifth of a move's CPU by the end of a game. After a move commits, its game's
-    engine and moves are kept here, and the next move in this process takes them instead,
-    provided they are exactly the locked row's: same game (id and creation time), same ply and
-    same position. ``take`` removes the entry, so a move that fails after taking it (an illegal
-    move, a rolled-back transaction) leaves nothing behind, and the next move replays.
+    the move list (for the state it answers with); rebuilding both is a query for every move and
+    a replay of them all, a third of a move's CPU by the middle of a game. After a move commits,
+    its game's engine and moves are kept here, and the next move of that game in this process
+    takes them (see :func:`_engine_and_documents`): as they are when no other process moved the
+    game since, or caught up with the moves played since, which are the only ones read. Each
+    player's connection stays with one web process, so the other player's moves are usually
+    the ones to catch up with. ``take`` removes the entry, so a move that fails after taking it
+    (an illegal move, a rolled-back transaction) leaves nothing behind.
     """
 
     def __init__(self, size: int = 2000) -> None:
         self._entries: OrderedDict[int, tuple] = OrderedDict()
         self._size = size
         self._lock = threading.Lock()
-        self.hits = 0  # moves that took a kept entry (for the tests and the curious)
+        # for the tests and the curious: moves that took an entry as it was, or caught it up
+        self.hits = 0
+        self.caught_up = 0
 
-    def take(self, game: Game) -> tuple[engine.Game, list] | None:
+    def take(self, game: Game) -> tuple[engine.Game, list[dict]] | None:
+        """The kept engine and moves of ``game`` if they are of this very game (same id and
+        creation time) and not ahead of it; they may be behind."""
         with self._lock:
             entry = self._entries.pop(game.pk, None)
         if entry is None:
             return None
-        created_at, engine_game, moves = entry
-        same = (
+        created_at, engine_game, documents = entry
+        usable = (
             created_at == game.created_at
-            and engine_game.ply == game.ply == len(moves)
+            and engine_game.ply == len(documents) <= game.ply
             and not engine_game.is_over
-            and engine_game.position.to_string() == game.position
         )
-        if not same:
-            return None
-        self.hits += 1
-        return engine_game, moves
+        return (engine_game, documents) if usable else None
 
-    def keep(self, game: Game, engine_game: engine.Game, moves: list) -> None:
+    def keep(self, game: Game, engine_game: engine.Game, documents: list[dict]) -> None:
         with self._lock:
-            self._entries[game.pk] = (game.created_at, engine_game, moves)
+            self._entries[game.pk] = (game.created_at, engine_game, documents)
             self._entries.move_to_end(game.pk)
             while len(self._entries) > self._size:
                 self._entries.popitem(last=False)
@@ -386,6 +380,38 @@ class _ReplayCache:
 
 
 _replays = _ReplayCache()
+
+
+def _engine_and_documents(game: Game) -> tuple[engine.Game, list[dict]]:
+    """The engine's view of the locked ``game`` and its moves as the state shows them: what this
+    process kept after the game's last move here, caught up if others moved since, or else
+    rebuilt from every move. Whatever the route, the engine must end exactly at the row's ply
+    and position, or the game is rebuilt from scratch."""
+    kept = _replays.take(game)
+    if kept is not None:
+        engine_game, documents = kept
+        behind = engine_game.ply < game.ply
+        try:
+            if behind:
+                newer = _move_documents(game, after_ply=engine_game.ply)
+                for document in newer:
+                    engine_game.play(document["notation"])
+                documents.extend(newer)
+        except engine.EngineError:
+            pass  # not this game's history after all: rebuild it below
+        else:
+            if (
+                engine_game.ply == game.ply == len(documents)
+                and not engine_game.is_over
+                and engine_game.position.to_string() == game.position
+            ):
+                if behind:
+                    _replays.caught_up += 1
+                else:
+                    _replays.hits += 1
+                return engine_game, documents
+    documents = _move_documents(game)
+    return replay(game, [document["notation"] for document in documents]), documents
 
 
 def _game_over_error(game: Game) -> Conflict:
@@ -424,12 +450,7 @@ def game_move_apply(
                     f"It is {COLOUR_NAME[game.side_to_move]}'s turn, not yours.",
                     code="not_your_turn",
                 )
-            kept = _replays.take(game)
-            if kept is None:
-                moves = _move_rows(game)
-                engine_game = replay(game, moves)
-            else:
-                engine_game, moves = kept
+            engine_game, documents = _engine_and_documents(game)
             try:
                 outcome = engine_game.play(move)
             except engine.EngineError as error:
@@ -455,14 +476,18 @@ def game_move_apply(
                 position_after=game.position,
                 pushed_off=outcome.pushed_off is not None,
             )
-            sql.insert(move_row)
-            moves.append(move_row)
+            documents.append(
+                selectors.move_document(
+                    move_row.ply, move_row.notation, now, move_row.clock_ms, move_row.pushed_off
+                )
+            )
             if engine_game.is_over:
+                sql.insert(move_row)
                 _finish_locked(game, engine_game.result, engine_game.termination, now)
             else:
-                sql.update(game, MOVE_FIELDS)
-                _after_commit(game, now, moves=moves)
-                transaction.on_commit(lambda: _replays.keep(game, engine_game, moves))
+                sql.insert_and_update(move_row, game, MOVE_FIELDS)
+                _after_commit(game, now, move_documents=documents)
+                transaction.on_commit(lambda: _replays.keep(game, engine_game, documents))
     if timed_out:
         raise Conflict(
             f"{COLOUR_NAME[game.side_to_move]} ran out of time before the move arrived: "
@@ -637,21 +662,23 @@ def game_draw_answer(*, game_id: int, player: User, accept: bool, now: datetime)
 
 
 def _after_commit(
-    game: Game, now: datetime, *, schedule: bool = True, moves: list | None = None
+    game: Game, now: datetime, *, schedule: bool = True, move_documents: list | None = None
 ) -> None:
     """After the commit: publish the game's state, and schedule its deadline task if close.
 
-    With ``moves`` (all of the game's Move rows) the state is built from ``game`` and them
+    With ``move_documents`` (all of the game's moves, rendered) the state is built from ``game``
     without reading the game again.
     """
     from games.events import publish_game
     from games.tasks import adjudicate_game
 
     game_id = game.pk
-    if moves is None:
+    if move_documents is None:
         transaction.on_commit(lambda: publish_game(game_id))
     else:
-        transaction.on_commit(lambda: publish_game(game_id, game=game, moves=moves))
+        transaction.on_commit(
+            lambda: publish_game(game_id, game=game, move_documents=move_documents)
+        )
     if schedule and game.is_active and game.flag_deadline is not None:
         countdown = (game.flag_deadline - now).total_seconds() + 0.05
         if countdown <= DEADLINE_TASK_HORIZON_SECONDS:

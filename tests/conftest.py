@@ -51,3 +51,12 @@ def api():
 def _fast_password_hashing(settings):
     # PBKDF2's deliberate slowness would dominate the suite; tests are not about hashing cost.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def _no_kept_engines():
+    # Each test starts with an empty replay cache (games.services._ReplayCache): a database
+    # rolled back between tests may give a new game the id of one kept from an earlier test.
+    from games import services
+
+    services._replays.clear()

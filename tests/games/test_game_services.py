@@ -3,7 +3,7 @@
 import pytest
 
 from abalone_site.errors import Conflict, InvalidInput, NotAllowed, NotFound
-from games import engine, services
+from games import engine, selectors, services
 from games.models import Challenge, Game, Move
 
 from .conftest import T0, a_legal_move, at
@@ -287,25 +287,53 @@ def test_repetition_ends_the_game_as_a_draw(
     assert services._replays.hits - hits_before == (7 if kept else 0)
 
 
-def test_a_kept_engine_that_no_longer_matches_the_game_is_not_used(
+def test_a_kept_engine_behind_the_game_catches_up_with_the_moves_since(
     new_game, players, django_capture_on_commit_callbacks
 ):
+    # As when the other player's move was made in another web process.
     black, white = players
     game = new_game(start="standard")
-    services._replays.clear()
     with django_capture_on_commit_callbacks(execute=True):
         game = move(game, black, 1)
-    stale = services._replays.take(game)  # the engine and moves as of ply 1
-    assert stale is not None and stale[0].ply == 1
+    behind = services._replays.take(game)  # the engine and moves as of ply 1
+    assert behind is not None and behind[0].ply == 1
     game = move(game, white, 2)  # hooks not run: nothing kept for ply 2
-    services._replays.keep(game, *stale)  # a stale entry: ply 1, the game is at ply 2
-    hits = services._replays.hits
-    game = move(game, black, 3)  # must replay, not play onto the ply-1 engine
-    assert services._replays.hits == hits
+    services._replays.keep(game, *behind)
+    hits, caught_up = services._replays.hits, services._replays.caught_up
+    with django_capture_on_commit_callbacks(execute=True):
+        game = move(game, black, 3)
+    assert (services._replays.hits, services._replays.caught_up) == (hits, caught_up + 1)
     game.refresh_from_db()
     assert list(Move.objects.filter(game=game).values_list("ply", flat=True)) == [1, 2, 3]
     replayed = services.replay(game)
     assert replayed.position.to_string() == game.position and replayed.ply == 3
+    state = selectors.game_state(game, now=at(3))
+    kept_engine, kept_documents = services._replays.take(game)
+    assert kept_documents == state["moves"]  # what the next move will answer with
+    assert kept_engine.position == replayed.position
+
+
+def test_a_kept_engine_of_another_history_is_not_used(
+    new_game, players, django_capture_on_commit_callbacks
+):
+    black, white = players
+    game = new_game(start="standard")
+    game = move(game, black, 1)
+    game = move(game, white, 2)
+    # An engine at ply 1 whose first move is not the game's: catching up cannot reach the row.
+    start = engine.Position.from_string(game.start_position)
+    played = Move.objects.get(game=game, ply=1).notation
+    other = next(m.notation for m in engine.legal_moves(start) if m.notation != played)
+    wrong = services.replay(game, [other])
+    documents = [selectors.move_document(1, other, at(1), 179_000, False)]
+    services._replays.keep(game, wrong, documents)
+    hits, caught_up = services._replays.hits, services._replays.caught_up
+    game = move(game, black, 3)  # rebuilt from every move, and played correctly
+    assert (services._replays.hits, services._replays.caught_up) == (hits, caught_up)
+    game.refresh_from_db()
+    replayed = services.replay(game)
+    assert replayed.position.to_string() == game.position and replayed.ply == 3
+    assert replayed.notations[0] == played
 
 
 # --- challenges ---------------------------------------------------------------------------------

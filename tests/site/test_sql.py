@@ -88,3 +88,21 @@ def test_converter_turns_raw_values_into_the_orm_s():
         raw_when, raw_flag = cursor.fetchone()
     assert played_at(raw_when) == T0
     assert pushed_off(raw_flag) is True
+
+
+def test_insert_and_update_do_both_in_one_go(game):
+    move = Move(
+        game=game,
+        ply=1,
+        notation="a1b2",
+        played_at=T0,
+        clock_ms=1,
+        spent_ms=0,
+        position_after=game.position,
+        pushed_off=False,
+    )
+    game.ply = 1
+    assert sql.insert_and_update(move, game, ["ply"]) == 1
+    game.refresh_from_db()
+    assert game.ply == 1
+    assert list(Move.objects.filter(game=game).values_list("ply", "notation")) == [(1, "a1b2")]

@@ -167,6 +167,12 @@ CELERY_BEAT_SCHEDULE = {
 }
 # The in-process runner of the embedded default; off in tests unless a test starts it.
 BACKGROUND_JOBS_IN_PROCESS = EMBEDDED
+# Threads per web process running HTTP requests (abalone_site/wsgi_over_asgi.py). In production
+# one: Python runs one thread at a time, and a second request thread in a process made every
+# request wait for the interpreter (a move's time inside Django went from 6.5 ms to 15 ms at the
+# median with four threads, in bench/games.py); run about two web processes per core instead.
+# The embedded default is one process, so it takes a few threads.
+HTTP_THREADS = env.int("HTTP_THREADS", default=4 if EMBEDDED else 1)
 
 # --- Games ---------------------------------------------------------------------------------
 # Time each side has for its first move before the game is abandoned (casual: aborted).

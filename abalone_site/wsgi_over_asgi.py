@@ -10,15 +10,14 @@ view run in one worker thread, one hop per request. WebSockets stay with Channel
 
 Each request's body is read on the event loop, then the WSGI application runs in the pool; the
 response's chunks go back to the loop as they come, so streamed downloads stay streamed. The
-pool's size (``HTTP_THREADS``, default 4) bounds the requests a process works on at once; keep it
-at or below the database pool (``DB_POOL_SIZE``), since each thread holds a connection while it
-runs a request.
+pool's size (the ``HTTP_THREADS`` setting: 1 in production, 4 in the embedded default; see
+``settings.py`` for why) bounds the requests a process works on at once; keep it at or below the
+database pool (``DB_POOL_SIZE``), since each thread holds a connection while it runs a request.
 """
 
 from __future__ import annotations
 
 import asyncio
-import os
 import sys
 import threading
 from concurrent.futures import ThreadPoolExecutor
@@ -41,11 +40,15 @@ class WsgiOverAsgi:
 
     def __init__(self, wsgi_application, *, threads: int | None = None) -> None:
         self.wsgi_application = wsgi_application
-        self.threads = threads or int(os.environ.get("HTTP_THREADS", "4"))
+        self.threads = threads
         self._executor: ThreadPoolExecutor | None = None
 
     def _pool(self) -> ThreadPoolExecutor:
         if self._executor is None:
+            if not self.threads:
+                from django.conf import settings
+
+                self.threads = max(1, settings.HTTP_THREADS)
             self._executor = ThreadPoolExecutor(self.threads, thread_name_prefix="sumito-http")
         return self._executor
 

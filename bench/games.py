@@ -881,12 +881,14 @@ def targets_section(args, phases: list[tuple[str, str, MoveStats]]) -> list[str]
 
 
 def report(args, facts, phases: list[tuple[str, str, MoveStats]], flags, log_problems, queries):
+    from django.conf import settings
+
     lines = ["", "=" * 78, "Sumito live-games benchmark (production shape)", "=" * 78]
     lines.append(f"machine    nproc {facts['nproc']}, {facts['cpu']}, {facts['memory']} RAM")
     lines.append(f"           Python {facts['python']}, {facts['platform']}")
     lines.append(
-        f"shape      uvicorn --workers {args.web_workers} ({os.environ.get('HTTP_THREADS', '4')}"
-        " HTTP threads each), 1 Celery worker (concurrency 2), 1 beat; PostgreSQL + Redis"
+        f"shape      uvicorn --workers {args.web_workers} ({settings.HTTP_THREADS} HTTP "
+        "thread(s) each), 1 Celery worker (concurrency 2), 1 beat; PostgreSQL + Redis"
     )
     lines.append(
         f"run        {args.games} concurrent games x up to {args.moves_per_game} plies "
@@ -894,7 +896,6 @@ def report(args, facts, phases: list[tuple[str, str, MoveStats]], flags, log_pro
         f"each player on their own connection; the first {WARMUP_PLIES} plies of every game "
         "are a warm-up, not measured"
     )
-    from django.conf import settings
 
     database = settings.DATABASES["default"]
     options = database.get("OPTIONS", {})
@@ -1016,7 +1017,9 @@ def parse_args(argv=None):
     parser.add_argument("--games", type=int, default=100, help="concurrent games (100)")
     parser.add_argument("--moves-per-game", type=int, default=40, help="plies per game (40)")
     parser.add_argument("--flag-games", type=int, default=50, help="games left to flag (50)")
-    parser.add_argument("--web-workers", type=int, default=2, help="uvicorn workers (2)")
+    parser.add_argument(
+        "--web-workers", type=int, default=4, help="uvicorn workers (4: two per core)"
+    )
     parser.add_argument("--base-seconds", type=int, default=600, help="clock of the move games")
     parser.add_argument("--increment-seconds", type=int, default=5, help="their increment")
     parser.add_argument(

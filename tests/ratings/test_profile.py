@@ -8,11 +8,11 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from clubs import services as club_services
 from games import engine, services
 from ratings.models import PlayerRating, RatingChange
 from tournaments import services as tournament_services
-from tournaments.models import Round
+
+from .support import rated_otb_round_robin
 
 pytestmark = pytest.mark.django_db
 
@@ -158,38 +158,16 @@ def test_recent_games_are_the_last_twenty(client, make_player, start):
 
 
 def test_tournaments_with_place_and_score(client, make_player, start):
-    owner = make_player("director")
-    club = club_services.club_create(owner=owner, name="Daisy Club")
-    players = [make_player(name) for name in ("ann", "bob", "cid", "dee")]
-    for player in players:
-        club_services.club_join(user=player, club=club)
-    tournament = tournament_services.tournament_create(
-        club=club,
-        actor=owner,
+    # ann wins every game; otherwise Black wins
+    event = rated_otb_round_robin(
+        make_player,
+        usernames=["ann", "bob", "cid", "dee"],
+        result_for=lambda board: "0-1" if board.white.user.username == "ann" else "1-0",
+        start=start,
+        club_name="Daisy Club",
         name="Autumn Cup",
-        format="round_robin",
-        play_mode="otb",
-        base_seconds=900,
-        rated=True,
     )
-    for player in players:
-        tournament_services.tournament_register(tournament=tournament, user=player, now=start)
-    tournament_services.tournament_start(tournament=tournament, actor=owner, now=start)
-    by_pk = {p.pk: p.username for p in players}
-    moment = start
-    for number in (1, 2, 3):
-        if number > 1:
-            tournament_services.round_pair(tournament_id=tournament.pk, number=number, now=moment)
-        tournament_services.round_start(
-            tournament_id=tournament.pk, number=number, actor=owner, now=moment
-        )
-        for board in Round.objects.get(tournament=tournament, number=number).boards.all():
-            moment += timedelta(minutes=5)
-            # ann wins every game; otherwise Black wins
-            result = "0-1" if by_pk[board.white.user_id] == "ann" else "1-0"
-            tournament_services.board_result_set(
-                board=board, actor=owner, result=result, now=moment
-            )
+    owner, club, players = event.owner, event.club, event.players
     other = tournament_services.tournament_create(
         club=club, actor=owner, name="Not Entered", format="round_robin", play_mode="otb"
     )

@@ -6,12 +6,13 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from django.core.management import call_command
 
-from clubs import services as club_services
 from games import engine, services
 from ratings.models import PlayerRating, RatingChange
 from ratings.recompute import ratings_recompute
 from tournaments import services as tournament_services
-from tournaments.models import Board, Round
+from tournaments.models import Board
+
+from .support import rated_otb_round_robin
 
 pytestmark = pytest.mark.django_db
 T0 = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
@@ -94,33 +95,15 @@ def test_recompute_repairs_a_tampered_rating(make_player):
 
 
 def test_a_corrected_otb_result_recomputes_later_ratings(make_player):
-    owner = make_player("otb_td")
-    club = club_services.club_create(owner=owner, name="OTB Club")
-    players = [make_player(f"o{i}") for i in range(4)]
-    for player in players:
-        club_services.club_join(user=player, club=club)
-    tournament = tournament_services.tournament_create(
-        club=club,
-        actor=owner,
+    event = rated_otb_round_robin(
+        make_player,
+        usernames=["o0", "o1", "o2", "o3"],
+        result_for=lambda board: "1-0",
+        start=T0,
+        club_name="OTB Club",
         name="Rated OTB",
-        format="round_robin",
-        play_mode="otb",
-        base_seconds=900,
-        rated=True,
     )
-    for player in players:
-        tournament_services.tournament_register(tournament=tournament, user=player, now=T0)
-    tournament_services.tournament_start(tournament=tournament, actor=owner, now=T0)
-    moment = T0
-    for number in (1, 2, 3):
-        if number > 1:
-            tournament_services.round_pair(tournament_id=tournament.pk, number=number, now=moment)
-        tournament_services.round_start(
-            tournament_id=tournament.pk, number=number, actor=owner, now=moment
-        )
-        for board in Round.objects.get(tournament=tournament, number=number).boards.all():
-            moment += timedelta(minutes=5)
-            tournament_services.board_result_set(board=board, actor=owner, result="1-0", now=moment)
+    owner, moment = event.owner, event.last_result_at
     assert RatingChange.objects.filter(board__isnull=False).count() == 12
     first = Board.objects.get(round__number=1, number=1)
     later_before = dict(

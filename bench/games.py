@@ -29,7 +29,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import json
 import math
 import os
 import random
@@ -49,6 +48,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
+
+import orjson
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -308,7 +309,7 @@ class Connection:
         self, method: str, path: str, token: str | None, body: dict | None
     ) -> tuple[int, dict]:
         assert self.reader is not None and self.writer is not None
-        payload = json.dumps(body).encode() if body is not None else b""
+        payload = orjson.dumps(body) if body is not None else b""
         head = [
             f"{method} {path} HTTP/1.1",
             f"Host: {self.host}:{self.port}",
@@ -351,7 +352,7 @@ class Connection:
         if headers.get("connection", "").lower() == "close":
             await self.close()
         try:
-            data = json.loads(raw) if raw else {}
+            data = orjson.loads(raw) if raw else {}  # a client in C, as a browser's would be
         except ValueError:
             data = {"error": "not_json", "detail": raw[:200].decode(errors="replace")}
         return status, data

@@ -16,7 +16,7 @@ from ratings import elo
 from ratings.elo import speed_category
 from ratings.models import PlayerRating, RatingChange
 from tournaments import selectors as tournament_selectors
-from tournaments.models import Entrant, Tournament
+from tournaments.models import Board, Entrant, Tournament
 
 
 def current_rating(user: User, category: str) -> int:
@@ -159,16 +159,32 @@ class Record:
         return self.wins + self.draws / 2
 
 
-def player_record(user: User) -> dict[str, Record]:
-    """Finished server games won, drawn and lost: overall, as Black (first mover), as White."""
-    counts = _finished_games_of(user).aggregate(
-        black_wins=Count("pk", filter=Q(black=user, result="1-0")),
-        black_draws=Count("pk", filter=Q(black=user, result="1/2-1/2")),
-        black_losses=Count("pk", filter=Q(black=user, result="0-1")),
-        white_wins=Count("pk", filter=Q(white=user, result="0-1")),
-        white_draws=Count("pk", filter=Q(white=user, result="1/2-1/2")),
-        white_losses=Count("pk", filter=Q(white=user, result="1-0")),
+def _record_counts(rows: QuerySet, black: Q, white: Q) -> dict[str, int]:
+    return rows.aggregate(
+        black_wins=Count("pk", filter=black & Q(result="1-0")),
+        black_draws=Count("pk", filter=black & Q(result="1/2-1/2")),
+        black_losses=Count("pk", filter=black & Q(result="0-1")),
+        white_wins=Count("pk", filter=white & Q(result="0-1")),
+        white_draws=Count("pk", filter=white & Q(result="1/2-1/2")),
+        white_losses=Count("pk", filter=white & Q(result="1-0")),
     )
+
+
+def player_record(user: User) -> dict[str, Record]:
+    """Games won, drawn and lost: overall, as Black (first mover), as White.
+
+    Finished server games, and the boards of over-the-board tournaments played to a result
+    (forfeits and byes are not games played, as for ratings and FIDE's tie-breaks).
+    """
+    server = _record_counts(_finished_games_of(user), Q(black=user), Q(white=user))
+    over_the_board = _record_counts(
+        Board.objects.filter(game__isnull=True, result__in=RESULTS).filter(
+            Q(black__user=user) | Q(white__user=user)
+        ),
+        Q(black__user=user),
+        Q(white__user=user),
+    )
+    counts = {key: server[key] + over_the_board[key] for key in server}
     black = Record(counts["black_wins"], counts["black_draws"], counts["black_losses"])
     white = Record(counts["white_wins"], counts["white_draws"], counts["white_losses"])
     overall = Record(

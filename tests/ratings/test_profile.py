@@ -11,6 +11,7 @@ from django.utils import timezone
 from games import engine, services
 from ratings.models import PlayerRating, RatingChange
 from tournaments import services as tournament_services
+from tournaments.models import Board
 
 from .support import rated_otb_round_robin
 
@@ -128,6 +129,45 @@ def test_record_by_colour(client, make_player, start):
     assert row("overall") == [5, 3, 1, 1]
     assert row("black") == [3, 2, 0, 1]
     assert row("white") == [2, 1, 1, 0]
+
+
+def test_record_counts_over_the_board_games_but_not_forfeits(client, make_player, start):
+    event = rated_otb_round_robin(
+        make_player,
+        usernames=["ann", "bob", "cid", "dee"],
+        result_for=lambda board: "0-1" if board.white.user.username == "ann" else "1-0",
+        start=start,
+        club_name="Daisy Club",
+        name="Autumn Cup",
+    )
+    ann = event.players[0]
+    boards = [
+        board
+        for board in Board.objects.filter(round__tournament=event.tournament)
+        if ann.pk in (board.black.user_id, board.white.user_id)
+    ]
+    as_black = sum(board.black.user_id == ann.pk for board in boards)
+    assert len(boards) == 3 and 0 < as_black < 3
+    record = section(page_of(client, "ann"), "record")
+
+    def row(name):
+        cells = re.search(rf'<tr class="record-{name}">(.*?)</tr>', record, re.S).group(1)
+        return [int(n) for n in re.findall(r'<td class="num">(\d+)</td>', cells)]
+
+    assert row("overall") == [3, 3, 0, 0]
+    assert row("black") == [as_black, as_black, 0, 0]
+    assert row("white") == [3 - as_black, 3 - as_black, 0, 0]
+    # a board corrected to a forfeit is no longer a game played
+    forfeited = boards[0]
+    tournament_services.board_result_set(
+        board=forfeited,
+        actor=event.owner,
+        result="+-" if forfeited.black.user_id == ann.pk else "-+",
+        reason="the opponent never came",
+        now=event.last_result_at,
+    )
+    record = section(page_of(client, "ann"), "record")
+    assert row("overall") == [2, 2, 0, 0]
 
 
 def test_recent_games_show_colour_result_and_rating_change(client, make_player, start):

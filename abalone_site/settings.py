@@ -168,11 +168,13 @@ CELERY_BEAT_SCHEDULE = {
 # The in-process runner of the embedded default; off in tests unless a test starts it.
 BACKGROUND_JOBS_IN_PROCESS = EMBEDDED
 # Threads per web process running HTTP requests (abalone_site/wsgi_over_asgi.py). In production
-# one: Python runs one thread at a time, and a second request thread in a process made every
-# request wait for the interpreter (a move's time inside Django went from 6.5 ms to 15 ms at the
-# median with four threads, in bench/games.py); run about two web processes per core instead.
-# The embedded default is one process, so it takes a few threads.
-HTTP_THREADS = env.int("HTTP_THREADS", default=4 if EMBEDDED else 1)
+# two, with about two web processes per core. Measured in bench/games.py: Python runs one thread
+# at a time, and with four request threads a move's time inside Django went from 6.5 ms to 15 ms
+# at the median, waiting for the interpreter; with one, a process handles one request at a time
+# while it mostly waits for PostgreSQL (a move is about 11 ms of wall time for 4 ms of CPU on a
+# busy machine), and requests queue. Two was between the two, within the machine's noise.
+# The embedded default is one process, so it takes a few more.
+HTTP_THREADS = env.int("HTTP_THREADS", default=4 if EMBEDDED else 2)
 
 # --- Games ---------------------------------------------------------------------------------
 # Time each side has for its first move before the game is abandoned (casual: aborted).

@@ -10,7 +10,7 @@ view run in one worker thread, one hop per request. WebSockets stay with Channel
 
 Each request's body is read on the event loop, then the WSGI application runs in the pool; the
 response's chunks go back to the loop as they come, so streamed downloads stay streamed. The
-pool's size (the ``HTTP_THREADS`` setting: 1 in production, 4 in the embedded default; see
+pool's size (the ``HTTP_THREADS`` setting: 2 in production, 4 in the embedded default; see
 ``settings.py`` for why) bounds the requests a process works on at once; keep it at or below the
 database pool (``DB_POOL_SIZE``), since each thread holds a connection while it runs a request.
 """

@@ -35,29 +35,10 @@ def width(model: type[Model]) -> int:
 def _converters(model: type[Model], vendor: str) -> tuple:
     found = []
     for index, field in enumerate(model._meta.concrete_fields):
-        _, column, chain = _field_converters(field, vendor)
+        column, chain = _field_converters(field, vendor)
         if chain:
             found.append((index, column, chain))
     return tuple(found)
-
-
-def converter(field, *, using: str = "default"):
-    """A function turning a raw database value of ``field`` into what the ORM would give."""
-    connection = connections[using]
-    _, column, chain = _field_converters(field, connection.vendor)
-    if not chain:
-        return _same
-
-    def convert(value):
-        for step in chain:
-            value = step(value, column, connection)
-        return value
-
-    return convert
-
-
-def _same(value):
-    return value
 
 
 @cache
@@ -65,7 +46,26 @@ def _field_converters(field, vendor: str) -> tuple:
     connection = connections["default"]
     column = field.get_col(field.model._meta.db_table)
     chain = connection.ops.get_db_converters(column) + column.get_db_converters(connection)
-    return field, column, tuple(chain)
+    return column, tuple(chain)
+
+
+def _convert(value, column, chain, connection):
+    for step in chain:
+        value = step(value, column, connection)
+    return value
+
+
+def converter(field, *, using: str = "default"):
+    """A function turning a raw database value of ``field`` into what the ORM would give."""
+    connection = connections[using]
+    column, chain = _field_converters(field, connection.vendor)
+    if not chain:
+        return _same
+    return lambda value: _convert(value, column, chain, connection)
+
+
+def _same(value):
+    return value
 
 
 def instance(model: type[Model], values, *, using: str = "default") -> Model:
@@ -73,12 +73,19 @@ def instance(model: type[Model], values, *, using: str = "default") -> Model:
     connection = connections[using]
     values = list(values)
     for index, column, chain in _converters(model, connection.vendor):
-        value = values[index]
-        for converter in chain:
-            value = converter(value, column, connection)
-        values[index] = value
+        values[index] = _convert(values[index], column, chain, connection)
     names = [f.attname for f in model._meta.concrete_fields]
     return model.from_db(using, names, values)
+
+
+def instances(row, *models: type[Model], using: str = "default") -> list[Model]:
+    """One instance per model from a row that selected :func:`columns` of each, in order."""
+    built, start = [], 0
+    for model in models:
+        end = start + width(model)
+        built.append(instance(model, row[start:end], using=using))
+        start = end
+    return built
 
 
 def _insert_statement(obj: Model, connection) -> tuple[str, list]:
@@ -111,21 +118,12 @@ def insert(obj: Model, *, using: str = "default") -> None:
         cursor.execute(sql, params)
 
 
-def update(obj: Model, field_names: list[str], *, using: str = "default") -> int:
-    """UPDATE ``field_names`` of ``obj``'s row; returns the number of rows changed."""
-    connection = connections[using]
-    sql, params = _update_statement(obj, field_names, connection)
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        return cursor.rowcount
-
-
 def insert_and_update(
     new: Model, obj: Model, field_names: list[str], *, using: str = "default"
 ) -> int:
-    """:func:`insert` ``new`` and :func:`update` ``obj``: on PostgreSQL in one statement (a
-    data-modifying ``WITH``, one round trip instead of two), elsewhere in two. Returns the
-    number of rows the update changed."""
+    """:func:`insert` ``new`` and UPDATE ``field_names`` of ``obj``'s row: on PostgreSQL in one
+    statement (a data-modifying ``WITH``, one round trip instead of two), elsewhere in two.
+    Returns the number of rows the update changed."""
     connection = connections[using]
     insert_sql, insert_params = _insert_statement(new, connection)
     update_sql, update_params = _update_statement(obj, field_names, connection)

@@ -28,9 +28,7 @@ def token_and_user(key: str) -> tuple[ApiToken, User] | None:
         row = cursor.fetchone()
     if row is None:
         return None
-    split = sql.width(ApiToken)
-    token = sql.instance(ApiToken, row[:split])
-    token.user = sql.instance(User, row[split:])
+    token, token.user = sql.instances(row, ApiToken, User)
     return token, token.user
 
 

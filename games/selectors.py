@@ -30,16 +30,16 @@ def legal_move_list(position: engine.Position) -> list[dict]:
     Each geometric move is one engine object for the life of the process, so its document is
     built once and shared by every state that lists it (the documents are never changed).
     """
-    return [_move_document(move) for move in engine.legal_moves(position)]
+    return [_legal_move_document(move) for move in engine.legal_moves(position)]
 
 
-_MOVE_DOCUMENTS: dict[engine.Move, dict] = {}
+_LEGAL_MOVE_DOCUMENTS: dict[engine.Move, dict] = {}
 
 
-def _move_document(move: engine.Move) -> dict:
-    document = _MOVE_DOCUMENTS.get(move)
+def _legal_move_document(move: engine.Move) -> dict:
+    document = _LEGAL_MOVE_DOCUMENTS.get(move)
     if document is None:
-        document = _MOVE_DOCUMENTS[move] = {
+        document = _LEGAL_MOVE_DOCUMENTS[move] = {
             "notation": move.notation,
             "marbles": list(move.marbles),
             "destinations": list(move.destinations),

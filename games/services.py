@@ -275,10 +275,7 @@ def _locked_game(game_id: int) -> Game:
         row = cursor.fetchone()
     if row is None:
         raise NotFound(f"There is no game {game_id}.")
-    game_end, user_width = sql.width(Game), sql.width(User)
-    game = sql.instance(Game, row[:game_end])
-    game.black = sql.instance(User, row[game_end : game_end + user_width])
-    game.white = sql.instance(User, row[game_end + user_width :])
+    game, game.black, game.white = sql.instances(row, Game, User, User)
     return game
 
 

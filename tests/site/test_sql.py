@@ -52,18 +52,19 @@ def row_of(game):
         return cursor.fetchone()
 
 
+def a_move(game, ply, notation, **fields):
+    values = {
+        "played_at": T0,
+        "clock_ms": 1,
+        "spent_ms": 0,
+        "position_after": game.position,
+        "pushed_off": False,
+    }
+    return Move(game=game, ply=ply, notation=notation, **(values | fields))
+
+
 def test_insert_and_update_write_what_the_orm_reads_back(game):
-    move = Move(
-        game=game,
-        ply=1,
-        notation="a1b2",
-        played_at=T0,
-        clock_ms=179_000,
-        spent_ms=1_000,
-        position_after=game.position,
-        pushed_off=True,
-    )
-    sql.insert(move)
+    sql.insert(a_move(game, 1, "a1b2", clock_ms=179_000, spent_ms=1_000, pushed_off=True))
     stored = Move.objects.get(game=game, ply=1)
     assert (stored.notation, stored.played_at, stored.clock_ms, stored.pushed_off) == (
         "a1b2",
@@ -71,10 +72,13 @@ def test_insert_and_update_write_what_the_orm_reads_back(game):
         179_000,
         True,
     )
-    game.ply, game.draw_offer, game.flag_deadline = 1, "w", None
-    assert sql.update(game, ["ply", "draw_offer", "flag_deadline"]) == 1
+    game.ply, game.draw_offer, game.flag_deadline = 2, "w", None
+    changed = sql.insert_and_update(
+        a_move(game, 2, "i5h5"), game, ["ply", "draw_offer", "flag_deadline"]
+    )
+    assert changed == 1
     game.refresh_from_db()
-    assert (game.ply, game.draw_offer, game.flag_deadline) == (1, "w", None)
+    assert (game.ply, game.draw_offer, game.flag_deadline) == (2, "w", None)
 
 
 def test_converter_turns_raw_values_into_the_orm_s():
@@ -91,18 +95,8 @@ def test_converter_turns_raw_values_into_the_orm_s():
 
 
 def test_insert_and_update_do_both_in_one_go(game):
-    move = Move(
-        game=game,
-        ply=1,
-        notation="a1b2",
-        played_at=T0,
-        clock_ms=1,
-        spent_ms=0,
-        position_after=game.position,
-        pushed_off=False,
-    )
     game.ply = 1
-    assert sql.insert_and_update(move, game, ["ply"]) == 1
+    assert sql.insert_and_update(a_move(game, 1, "a1b2"), game, ["ply"]) == 1
     game.refresh_from_db()
     assert game.ply == 1
     assert list(Move.objects.filter(game=game).values_list("ply", "notation")) == [(1, "a1b2")]

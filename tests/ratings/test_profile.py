@@ -60,6 +60,24 @@ def section(html, section_id):
     return match.group(1)
 
 
+def record_row(record_html, name):
+    """Games, wins, draws, losses of one row of the record table."""
+    cells = re.search(rf'<tr class="record-{name}">(.*?)</tr>', record_html, re.S).group(1)
+    return [int(n) for n in re.findall(r'<td class="num">(\d+)</td>', cells)]
+
+
+def autumn_cup(make_player, start):
+    """ann, bob, cid and dee's rated OTB round-robin: ann wins every game, otherwise Black."""
+    return rated_otb_round_robin(
+        make_player,
+        usernames=["ann", "bob", "cid", "dee"],
+        result_for=lambda board: "0-1" if board.white.user.username == "ann" else "1-0",
+        start=start,
+        club_name="Daisy Club",
+        name="Autumn Cup",
+    )
+
+
 @pytest.fixture
 def start():
     return timezone.now() - timedelta(days=10)
@@ -121,25 +139,13 @@ def test_record_by_colour(client, make_player, start):
     for index, (black, white, result) in enumerate(results):
         play(black, white, result, at=start + timedelta(hours=index))
     record = section(page_of(client, "ann"), "record")
-
-    def row(name):
-        cells = re.search(rf'<tr class="record-{name}">(.*?)</tr>', record, re.S).group(1)
-        return [int(n) for n in re.findall(r'<td class="num">(\d+)</td>', cells)]
-
-    assert row("overall") == [5, 3, 1, 1]
-    assert row("black") == [3, 2, 0, 1]
-    assert row("white") == [2, 1, 1, 0]
+    assert record_row(record, "overall") == [5, 3, 1, 1]
+    assert record_row(record, "black") == [3, 2, 0, 1]
+    assert record_row(record, "white") == [2, 1, 1, 0]
 
 
 def test_record_counts_over_the_board_games_but_not_forfeits(client, make_player, start):
-    event = rated_otb_round_robin(
-        make_player,
-        usernames=["ann", "bob", "cid", "dee"],
-        result_for=lambda board: "0-1" if board.white.user.username == "ann" else "1-0",
-        start=start,
-        club_name="Daisy Club",
-        name="Autumn Cup",
-    )
+    event = autumn_cup(make_player, start)
     ann = event.players[0]
     boards = [
         board
@@ -149,14 +155,9 @@ def test_record_counts_over_the_board_games_but_not_forfeits(client, make_player
     as_black = sum(board.black.user_id == ann.pk for board in boards)
     assert len(boards) == 3 and 0 < as_black < 3
     record = section(page_of(client, "ann"), "record")
-
-    def row(name):
-        cells = re.search(rf'<tr class="record-{name}">(.*?)</tr>', record, re.S).group(1)
-        return [int(n) for n in re.findall(r'<td class="num">(\d+)</td>', cells)]
-
-    assert row("overall") == [3, 3, 0, 0]
-    assert row("black") == [as_black, as_black, 0, 0]
-    assert row("white") == [3 - as_black, 3 - as_black, 0, 0]
+    assert record_row(record, "overall") == [3, 3, 0, 0]
+    assert record_row(record, "black") == [as_black, as_black, 0, 0]
+    assert record_row(record, "white") == [3 - as_black, 3 - as_black, 0, 0]
     # a board corrected to a forfeit is no longer a game played
     forfeited = boards[0]
     tournament_services.board_result_set(
@@ -167,7 +168,7 @@ def test_record_counts_over_the_board_games_but_not_forfeits(client, make_player
         now=event.last_result_at,
     )
     record = section(page_of(client, "ann"), "record")
-    assert row("overall") == [2, 2, 0, 0]
+    assert record_row(record, "overall") == [2, 2, 0, 0]
 
 
 def test_recent_games_show_colour_result_and_rating_change(client, make_player, start):
@@ -198,15 +199,7 @@ def test_recent_games_are_the_last_twenty(client, make_player, start):
 
 
 def test_tournaments_with_place_and_score(client, make_player, start):
-    # ann wins every game; otherwise Black wins
-    event = rated_otb_round_robin(
-        make_player,
-        usernames=["ann", "bob", "cid", "dee"],
-        result_for=lambda board: "0-1" if board.white.user.username == "ann" else "1-0",
-        start=start,
-        club_name="Daisy Club",
-        name="Autumn Cup",
-    )
+    event = autumn_cup(make_player, start)
     owner, club, players = event.owner, event.club, event.players
     other = tournament_services.tournament_create(
         club=club, actor=owner, name="Not Entered", format="round_robin", play_mode="otb"

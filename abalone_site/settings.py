@@ -132,9 +132,13 @@ if REDIS_URL:
             "KEY_PREFIX": "sumito",
         }
     }
+    # Redis publish/subscribe: a game event is one PUBLISH, heard by every web process with a
+    # socket on that game, whoever watches. The queue-based ``channels_redis.core`` layer took
+    # three to four round trips to Redis per event (and one encoding of the state per watcher),
+    # a tenth of a move's web CPU. Game events need no queue: a socket that misses one refetches.
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
             "CONFIG": {"hosts": [REDIS_URL], "prefix": "sumito"},
         }
     }

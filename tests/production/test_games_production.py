@@ -215,3 +215,46 @@ def test_two_games_of_one_player_finishing_at_once_both_count(make_player):
         assert hub_rating.rating == changes[-1].rating_after
         # the second change starts from the first one's result: nothing was lost
         assert changes[-1].rating_before == changes[-2].rating_after
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_change_outside_requests_reaches_the_games_sockets_through_redis(make_player):
+    """A socket's process hears a game event published elsewhere (here by a service called
+    outside any web request, as a Celery task does) through Redis publish/subscribe."""
+    import asyncio
+
+    import redis
+    from channels.layers import get_channel_layer
+    from django.conf import settings
+
+    from games.events import game_group
+
+    black, white = make_player("black"), make_player("white")
+    game = new_game(black, white)
+    layer = get_channel_layer()
+    heard, subscribed = {}, threading.Event()
+
+    def socket_process():
+        async def listen():
+            channel = await layer.new_channel()
+            await layer.group_add(game_group(game.pk), channel)
+            subscribed.set()
+            try:
+                heard["message"] = await asyncio.wait_for(layer.receive(channel), 10)
+            finally:
+                await layer.group_discard(game_group(game.pk), channel)
+
+        asyncio.run(listen())
+
+    listener = threading.Thread(target=socket_process)
+    listener.start()
+    assert subscribed.wait(10)
+    client = redis.Redis.from_url(settings.REDIS_URL)
+    assert wait_for(lambda: client.pubsub_channels(f"*game-{game.pk}"))  # Redis took the SUBSCRIBE
+    services.game_resign(game_id=game.pk, player=black, now=timezone.now())
+    listener.join(15)
+
+    message = heard["message"]
+    assert message["type"] == "game.state"
+    assert (message["state"]["id"], message["state"]["status"]) == (game.pk, "finished")
+    assert message["state"]["result"] == Game.objects.get(pk=game.pk).result == "0-1"

@@ -27,7 +27,9 @@ def test_settings_are_the_production_shape():
     assert connection.vendor == "postgresql"
     assert settings.CELERY_BROKER_URL.startswith("redis://")
     assert settings.EMBEDDED is False
-    assert settings.CHANNEL_LAYERS["default"]["BACKEND"] == "channels_redis.core.RedisChannelLayer"
+    assert settings.CHANNEL_LAYERS["default"]["BACKEND"] == (
+        "channels_redis.pubsub.RedisPubSubChannelLayer"
+    )
 
 
 @pytest.mark.django_db(transaction=True)

@@ -136,3 +136,39 @@ def insert_and_update(
             cursor.execute(insert_sql, insert_params)
             cursor.execute(update_sql, update_params)
         return cursor.rowcount
+
+
+def update_if_then_insert(
+    obj: Model,
+    field_names: list[str],
+    expected: dict[str, object],
+    new: Model,
+    *,
+    using: str = "default",
+) -> bool:
+    """PostgreSQL only: UPDATE ``field_names`` of ``obj``'s row if its columns still hold the
+    ``expected`` values (field name to value), and INSERT ``new`` only if the update did; one
+    statement, so one round trip and atomic without a transaction. True if both were written.
+
+    A compare-and-set: a concurrent writer that changed one of the ``expected`` columns first
+    makes this one write nothing (under READ COMMITTED PostgreSQL waits for that writer's row
+    lock, then checks the condition again on the row as it committed)."""
+    connection = connections[using]
+    update_sql, update_params = _update_statement(obj, field_names, connection)
+    for name, value in expected.items():
+        field = obj._meta.get_field(name)
+        update_sql += f" AND {_quote(field.column)} = %s"
+        update_params.append(field.get_db_prep_save(value, connection))
+    fields = [f for f in new._meta.concrete_fields if not f.primary_key]
+    insert_sql = "INSERT INTO {} ({}) SELECT {} FROM updated".format(
+        _quote(new._meta.db_table),
+        ", ".join(_quote(f.column) for f in fields),
+        ", ".join(f"CAST(%s AS {f.db_type(connection)})" for f in fields),
+    )
+    insert_params = [f.get_db_prep_save(f.pre_save(new, True), connection) for f in fields]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"WITH updated AS ({update_sql} RETURNING 1) {insert_sql}",
+            update_params + insert_params,
+        )
+        return cursor.rowcount == 1

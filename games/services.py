@@ -5,6 +5,11 @@ SQLite the IMMEDIATE transaction serialises writers instead), re-reads the state
 ply the client saw, so two racing requests give one success and one 409. Time is a parameter
 (``now``). Events go to browsers after the commit, carrying the new version.
 
+The one shortcut: on PostgreSQL an ordinary move is written by a compare-and-set, one statement
+that changes the row only if its ply, status and draw offer are still those the move was decided
+on (the row lock is then held only by that statement). Any other outcome goes to the locked path
+above, which alone refuses moves; see ``game_move_apply``.
+
 Adjudication (``game_adjudicate``) and finishing (``game_finish``) are idempotent: a flag is
 adjudicated once however often it is checked, by a move, a read, a client's claim, the sweep or
 the task scheduled at the deadline.
@@ -14,7 +19,7 @@ from __future__ import annotations
 
 import secrets
 import threading
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -299,6 +304,38 @@ def _move_documents(game: Game, *, after_ply: int = 0) -> list[dict]:
     ]
 
 
+def _game_and_moves_since(game_id: int, after_ply: int) -> tuple[Game, list[dict]] | None:
+    """PostgreSQL, no lock: the game's row with both players and its moves after ``after_ply``
+    (as :func:`_move_documents` gives them), read by one statement, so from one snapshot: the
+    moves are exactly those up to the row's ply. None if there is no such game."""
+    from django.db import connection
+
+    columns = ("ply", "notation", "played_at", "clock_ms", "pushed_off")
+    query = (
+        f"SELECT {sql.columns(Game, 'g')}, {sql.columns(User, 'b')}, {sql.columns(User, 'w')}, "
+        + ", ".join(f"m.{column}" for column in columns)
+        + f" FROM {Game._meta.db_table} g "
+        f"JOIN {User._meta.db_table} b ON b.id = g.black_id "
+        f"JOIN {User._meta.db_table} w ON w.id = g.white_id "
+        "CROSS JOIN LATERAL (SELECT "
+        + ", ".join(f"array_agg({column} ORDER BY ply) AS {column}" for column in columns)
+        + f" FROM {Move._meta.db_table} WHERE game_id = g.id AND ply > %s) m "
+        "WHERE g.id = %s"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(query, [after_ply, game_id])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    game, game.black, game.white = sql.instances(row[: -len(columns)], Game, User, User)
+    plies, notations, played_at, clocks, pushed_off = (values or [] for values in row[-5:])
+    documents = [
+        selectors.move_document(*move)
+        for move in zip(plies, notations, played_at, clocks, pushed_off, strict=True)
+    ]
+    return game, documents
+
+
 def _player_colour(game: Game, user: User) -> str:
     colour = game.colour_of(user) if user.is_authenticated else None
     if colour is None:
@@ -352,8 +389,15 @@ class _ReplayCache:
     def take(self, game: Game) -> tuple[engine.Game, list[dict]] | None:
         """The kept engine and moves of ``game`` if they are of this very game (same id and
         creation time) and not ahead of it; they may be behind."""
+        return self.usable(self.pop(game.pk), game)
+
+    def pop(self, game_id: int) -> tuple | None:
+        """Whatever is kept for the game ``game_id``, unchecked (see :meth:`usable`)."""
         with self._lock:
-            entry = self._entries.pop(game.pk, None)
+            return self._entries.pop(game_id, None)
+
+    @staticmethod
+    def usable(entry: tuple | None, game: Game) -> tuple[engine.Game, list[dict]] | None:
         if entry is None:
             return None
         created_at, engine_game, documents = entry
@@ -377,20 +421,31 @@ class _ReplayCache:
 
 
 _replays = _ReplayCache()
+# Moves by the path that decided them, for the tests and the curious (see game_move_apply).
+move_paths: Counter[str] = Counter()
 
 
-def _engine_and_documents(game: Game) -> tuple[engine.Game, list[dict]]:
+def _engine_and_documents(
+    game: Game,
+    kept: tuple[engine.Game, list[dict]] | None = None,
+    newer: list[dict] | None = None,
+) -> tuple[engine.Game, list[dict]]:
     """The engine's view of the locked ``game`` and its moves as the state shows them: what this
     process kept after the game's last move here, caught up if others moved since, or else
     rebuilt from every move. Whatever the route, the engine must end exactly at the row's ply
-    and position, or the game is rebuilt from scratch."""
-    kept = _replays.take(game)
+    and position, or the game is rebuilt from scratch.
+
+    ``kept`` is what was kept for the game (taken from the cache when not given); ``newer`` the
+    moves played since, when the caller read them with the game (read here when not given)."""
+    if kept is None:
+        kept = _replays.take(game)
     if kept is not None:
         engine_game, documents = kept
         behind = engine_game.ply < game.ply
         try:
             if behind:
-                newer = _move_documents(game, after_ply=engine_game.ply)
+                if newer is None:
+                    newer = _move_documents(game, after_ply=engine_game.ply)
                 for document in newer:
                     engine_game.play(document["notation"])
                 documents.extend(newer)
@@ -425,7 +480,123 @@ def game_move_apply(
 
     A move at or after the deadline is not played: the game is adjudicated (lost on time, or
     abandoned during the first moves) and a 409 ``time_out`` is raised after that commits.
+
+    On PostgreSQL an ordinary move (one that does not end the game) is first tried without
+    taking the lock (:func:`_move_compare_and_set`); anything else, or a game that changed in
+    the meantime, takes the locked path, which alone decides every refusal.
     """
+    if _compare_and_set_moves():
+        game = _move_compare_and_set(
+            game_id=game_id, player=player, move=move, expected_ply=expected_ply, now=now
+        )
+        if game is not None:
+            move_paths["compare-and-set"] += 1
+            return game
+    move_paths["locked"] += 1
+    return _move_locked(
+        game_id=game_id, player=player, move=move, expected_ply=expected_ply, now=now
+    )
+
+
+def _compare_and_set_moves() -> bool:
+    from django.db import connection
+
+    return connection.vendor == "postgresql" and settings.GAME_MOVES_COMPARE_AND_SET
+
+
+def _move_compare_and_set(
+    *, game_id: int, player: User, move: str, expected_ply: int, now: datetime
+) -> Game | None:
+    """The move as :func:`_move_locked` would play it, in two statements and no transaction:
+    the game is read without a lock, with the moves this process has not seen (one snapshot),
+    and the move is written by one statement that updates the row only if its ply, status and
+    draw offer are still as read (the only columns of an active game that change: see
+    ``MOVE_FIELDS`` and the draw services), and inserts the move only if it did.
+
+    Returns None, having written nothing, whenever the locked path must decide: no such game,
+    not a player, the game over or flagged, a stale ply, not the player's turn, an illegal move,
+    a move that ends the game, or a row that changed between the read and the write (the other
+    writer's lock is waited for, as the locked path would). Locking the row for the whole move
+    cost two round trips more (BEGIN, COMMIT) and held the lock across them.
+    """
+    entry = _replays.pop(game_id)
+    found = _game_and_moves_since(game_id, entry[1].ply if entry is not None else 0)
+    if found is None:
+        return None
+    game, newer = found
+    kept = _replays.usable(entry, game)
+    if entry is not None and kept is None:
+        return None  # ``newer`` is only the tail of the moves: let the locked path rebuild
+    colour = game.colour_of(player) if player.is_authenticated else None
+    if (
+        colour is None
+        or not game.is_active
+        or game.clock.is_flagged(now)
+        or expected_ply != game.ply
+        or game.side_to_move != colour
+    ):
+        if kept is not None:
+            _replays.keep(game, *kept)  # untouched: still good for the locked path
+        return None
+    if kept is None:
+        engine_game, documents = replay(game, [d["notation"] for d in newer]), newer
+    else:
+        engine_game, documents = _engine_and_documents(game, kept, newer)
+    if engine_game.ply != game.ply or engine_game.position.to_string() != game.position:
+        return None  # a rebuild read moves newer than the row: the row changed meanwhile
+    try:
+        outcome = engine_game.play(move)
+    except engine.EngineError:
+        return None
+    if engine_game.is_over:
+        return None
+    read_draw_offer = game.draw_offer
+    move_row = _advance(game, engine_game, outcome, colour, now)
+    if not sql.update_if_then_insert(
+        game,
+        MOVE_FIELDS,
+        {"ply": expected_ply, "status": Game.Status.STARTED, "draw_offer": read_draw_offer},
+        move_row,
+    ):
+        return None
+    documents.append(_played_document(move_row))
+    _after_commit(game, now, move_documents=documents)
+    transaction.on_commit(lambda: _replays.keep(game, engine_game, documents))
+    return game
+
+
+def _advance(game: Game, engine_game: engine.Game, outcome, colour: str, now: datetime) -> Move:
+    """Set ``game``'s fields as after the move the engine just played; the move's row."""
+    timing = game_clock.after_move(game.clock, now=now, has_clock=game.time_control.has_clock)
+    game.ply += 1
+    game.position = engine_game.position.to_string()
+    game.black_ms = timing.clock.black_ms
+    game.white_ms = timing.clock.white_ms
+    game.turn_started_at = now
+    game.flag_deadline = timing.clock.deadline()
+    if game.draw_offer == _other(colour):
+        game.draw_offer = ""  # moving on declines the opponent's offer
+    return Move(
+        game=game,
+        ply=game.ply,
+        notation=outcome.move.notation,
+        played_at=now,
+        clock_ms=timing.mover_ms_after,
+        spent_ms=timing.spent_ms,
+        position_after=game.position,
+        pushed_off=outcome.pushed_off is not None,
+    )
+
+
+def _played_document(move_row: Move) -> dict:
+    return selectors.move_document(
+        move_row.ply, move_row.notation, move_row.played_at, move_row.clock_ms, move_row.pushed_off
+    )
+
+
+def _move_locked(
+    *, game_id: int, player: User, move: str, expected_ply: int, now: datetime
+) -> Game:
     timed_out = False
     with transaction.atomic():
         game = _locked_game(game_id)
@@ -452,32 +623,8 @@ def game_move_apply(
                 outcome = engine_game.play(move)
             except engine.EngineError as error:
                 raise InvalidInput(str(error), code="illegal_move") from error
-            timing = game_clock.after_move(
-                game.clock, now=now, has_clock=game.time_control.has_clock
-            )
-            game.ply += 1
-            game.position = engine_game.position.to_string()
-            game.black_ms = timing.clock.black_ms
-            game.white_ms = timing.clock.white_ms
-            game.turn_started_at = now
-            game.flag_deadline = timing.clock.deadline()
-            if game.draw_offer == _other(colour):
-                game.draw_offer = ""  # moving on declines the opponent's offer
-            move_row = Move(
-                game=game,
-                ply=game.ply,
-                notation=outcome.move.notation,
-                played_at=now,
-                clock_ms=timing.mover_ms_after,
-                spent_ms=timing.spent_ms,
-                position_after=game.position,
-                pushed_off=outcome.pushed_off is not None,
-            )
-            documents.append(
-                selectors.move_document(
-                    move_row.ply, move_row.notation, now, move_row.clock_ms, move_row.pushed_off
-                )
-            )
+            move_row = _advance(game, engine_game, outcome, colour, now)
+            documents.append(_played_document(move_row))
             if engine_game.is_over:
                 sql.insert(move_row)
                 _finish_locked(game, engine_game.result, engine_game.termination, now)

@@ -100,3 +100,46 @@ def test_insert_and_update_do_both_in_one_go(game):
     game.refresh_from_db()
     assert game.ply == 1
     assert list(Move.objects.filter(game=game).values_list("ply", "notation")) == [(1, "a1b2")]
+
+
+postgresql_only = pytest.mark.skipif(
+    connection.vendor != "postgresql", reason="a data-modifying WITH: PostgreSQL only"
+)
+
+
+@postgresql_only
+def test_update_if_then_insert_writes_both_when_the_row_is_as_expected(game):
+    game.ply, game.draw_offer = 1, ""
+    written = sql.update_if_then_insert(
+        game,
+        ["ply", "draw_offer"],
+        {"ply": 0, "draw_offer": ""},
+        a_move(game, 1, "a1b2", clock_ms=179_000, pushed_off=True),
+    )
+    assert written is True
+    game.refresh_from_db()
+    assert game.ply == 1
+    stored = Move.objects.get(game=game)
+    assert (stored.ply, stored.notation, stored.played_at, stored.clock_ms, stored.pushed_off) == (
+        1,
+        "a1b2",
+        T0,
+        179_000,
+        True,
+    )
+
+
+@postgresql_only
+@pytest.mark.parametrize("changed", ["ply", "draw_offer"])
+def test_update_if_then_insert_writes_nothing_when_a_column_changed(game, changed):
+    Game.objects.filter(pk=game.pk).update(
+        **{"ply": 5} if changed == "ply" else {"draw_offer": "w"}
+    )
+    game.ply = 1
+    written = sql.update_if_then_insert(
+        game, ["ply"], {"ply": 0, "draw_offer": ""}, a_move(game, 1, "a1b2")
+    )
+    assert written is False
+    game.refresh_from_db()
+    assert (game.ply, game.draw_offer) == ((5, "") if changed == "ply" else (0, "w"))
+    assert not Move.objects.filter(game=game).exists()

@@ -88,23 +88,35 @@ def instances(row, *models: type[Model], using: str = "default") -> list[Model]:
     return built
 
 
-def _insert_statement(obj: Model, connection) -> tuple[str, list]:
-    fields = [f for f in obj._meta.concrete_fields if not f.primary_key]
+@cache
+def _insert_sql(model: type[Model], vendor: str) -> tuple[str, tuple]:
+    fields = tuple(f for f in model._meta.concrete_fields if not f.primary_key)
     sql = "INSERT INTO {} ({}) VALUES ({})".format(
-        _quote(obj._meta.db_table),
+        _quote(model._meta.db_table),
         ", ".join(_quote(f.column) for f in fields),
         ", ".join(["%s"] * len(fields)),
     )
+    return sql, fields
+
+
+@cache
+def _update_sql(model: type[Model], field_names: tuple[str, ...], vendor: str) -> tuple[str, tuple]:
+    fields = tuple(model._meta.get_field(name) for name in field_names)
+    sql = "UPDATE {} SET {} WHERE {} = %s".format(
+        _quote(model._meta.db_table),
+        ", ".join(f"{_quote(f.column)} = %s" for f in fields),
+        _quote(model._meta.pk.column),
+    )
+    return sql, fields
+
+
+def _insert_statement(obj: Model, connection) -> tuple[str, list]:
+    sql, fields = _insert_sql(type(obj), connection.vendor)
     return sql, [f.get_db_prep_save(f.pre_save(obj, True), connection) for f in fields]
 
 
 def _update_statement(obj: Model, field_names: list[str], connection) -> tuple[str, list]:
-    fields = [obj._meta.get_field(name) for name in field_names]
-    sql = "UPDATE {} SET {} WHERE {} = %s".format(
-        _quote(obj._meta.db_table),
-        ", ".join(f"{_quote(f.column)} = %s" for f in fields),
-        _quote(obj._meta.pk.column),
-    )
+    sql, fields = _update_sql(type(obj), tuple(field_names), connection.vendor)
     params = [f.get_db_prep_save(f.pre_save(obj, False), connection) for f in fields]
     params.append(obj.pk)
     return sql, params
@@ -155,20 +167,32 @@ def update_if_then_insert(
     lock, then checks the condition again on the row as it committed)."""
     connection = connections[using]
     update_sql, update_params = _update_statement(obj, field_names, connection)
-    for name, value in expected.items():
-        field = obj._meta.get_field(name)
-        update_sql += f" AND {_quote(field.column)} = %s"
-        update_params.append(field.get_db_prep_save(value, connection))
-    fields = [f for f in new._meta.concrete_fields if not f.primary_key]
-    insert_sql = "INSERT INTO {} ({}) SELECT {} FROM updated".format(
-        _quote(new._meta.db_table),
-        ", ".join(_quote(f.column) for f in fields),
-        ", ".join(f"CAST(%s AS {f.db_type(connection)})" for f in fields),
+    statement, checked, inserted = _update_if_then_insert_sql(
+        type(obj), update_sql, tuple(expected), type(new), using
     )
-    insert_params = [f.get_db_prep_save(f.pre_save(new, True), connection) for f in fields]
+    update_params += [f.get_db_prep_save(expected[f.name], connection) for f in checked]
+    insert_params = [f.get_db_prep_save(f.pre_save(new, True), connection) for f in inserted]
     with connection.cursor() as cursor:
-        cursor.execute(
-            f"WITH updated AS ({update_sql} RETURNING 1) {insert_sql}",
-            update_params + insert_params,
-        )
+        cursor.execute(statement, update_params + insert_params)
         return cursor.rowcount == 1
+
+
+@cache
+def _update_if_then_insert_sql(
+    model: type[Model],
+    update_sql: str,
+    expected_names: tuple[str, ...],
+    new_model: type[Model],
+    using: str,
+) -> tuple[str, tuple, tuple]:
+    connection = connections[using]
+    checked = tuple(model._meta.get_field(name) for name in expected_names)
+    conditions = "".join(f" AND {_quote(f.column)} = %s" for f in checked)
+    inserted = tuple(f for f in new_model._meta.concrete_fields if not f.primary_key)
+    insert_sql = "INSERT INTO {} ({}) SELECT {} FROM updated".format(
+        _quote(new_model._meta.db_table),
+        ", ".join(_quote(f.column) for f in inserted),
+        ", ".join(f"CAST(%s AS {f.db_type(connection)})" for f in inserted),
+    )
+    statement = f"WITH updated AS ({update_sql}{conditions} RETURNING 1) {insert_sql}"
+    return statement, checked, inserted

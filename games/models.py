@@ -113,8 +113,10 @@ class Game(TimeControlFields):
     black_ms = models.BigIntegerField(default=0)
     white_ms = models.BigIntegerField(default=0)
     turn_started_at = models.DateTimeField()
-    # When the side to move runs out; empty when no clock runs. Indexed for the sweep.
-    flag_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    # When the side to move runs out; empty when no clock runs. Not indexed: every move changes
+    # it, and an indexed column changed keeps PostgreSQL from updating the row in place
+    # (migration 0003). The sweep finds the games in progress through ``status``.
+    flag_deadline = models.DateTimeField(null=True, blank=True)
     draw_offer = models.CharField(max_length=1, blank=True, help_text="b or w: who offers")
 
     result = models.CharField(max_length=7, blank=True)
@@ -172,7 +174,8 @@ class Game(TimeControlFields):
 
 
 class Move(models.Model):
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
+    # No index of its own: the unique (game, ply) index serves every lookup by game.
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves", db_index=False)
     ply = models.PositiveIntegerField()
     notation = models.CharField(max_length=6)
     played_at = models.DateTimeField()

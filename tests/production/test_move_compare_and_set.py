@@ -252,3 +252,29 @@ def test_every_refusal_is_decided_by_the_locked_path_and_writes_nothing(make_pla
         )
     else:
         assert after == before
+
+
+def game_row_updates() -> tuple[int, int]:
+    """(updates, in-place "HOT" updates) of the game table so far, as PostgreSQL counts them."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_stat_force_next_flush()")
+        cursor.execute("SELECT pg_stat_clear_snapshot()")
+        cursor.execute(
+            "SELECT n_tup_upd, n_tup_hot_upd FROM pg_stat_user_tables WHERE relname = %s",
+            [Game._meta.db_table],
+        )
+        return cursor.fetchone()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_moves_update_the_game_row_in_place(make_player):
+    # No column a move changes is indexed (migration 0003), so PostgreSQL can update the row
+    # without new entries in the table's indexes. One indexed column changed by every move (as
+    # the deadline was) would make none of them in place.
+    black, white = make_player("hot_b"), make_player("hot_w")
+    updates, in_place = game_row_updates()
+    game = random_game(black, white, timezone.now(), plies=20, seed=3)
+    assert written(game)[0]["ply"] == 20
+    updates_after, in_place_after = game_row_updates()
+    assert updates_after - updates >= 20
+    assert in_place_after - in_place >= (updates_after - updates) // 2

@@ -61,6 +61,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "abalone_site.middleware.RejectNulInQueryMiddleware",
 ]
 
 ROOT_URLCONF = "abalone_site.urls"
@@ -236,7 +237,7 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
+    "DEFAULT_PAGINATION_CLASS": "abalone_site.pagination.Pagination",
     "PAGE_SIZE": 50,
     "EXCEPTION_HANDLER": "abalone_site.api_errors.exception_handler",
     "DEFAULT_RENDERER_CLASSES": [

@@ -7,11 +7,11 @@ from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, renderers, serializers, status
-from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from abalone_site.errors import InvalidInput, NotFound
+from abalone_site.pagination import Pagination
 from games import archive
 from tournaments.models import Board
 
@@ -29,7 +29,7 @@ class PlainTextRenderer(renderers.BaseRenderer):
         return str(data).encode(self.charset)
 
 
-class ArchivePagination(LimitOffsetPagination):
+class ArchivePagination(Pagination):
     default_limit = archive.PAGE_SIZE
     max_limit = 200
 

@@ -6,17 +6,17 @@ from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions
-from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from abalone_site.errors import NotFound
+from abalone_site.pagination import Pagination
 from accounts.models import User
 
 from . import selectors
 
 
-class LeaderboardPagination(LimitOffsetPagination):
+class LeaderboardPagination(Pagination):
     default_limit = 50
     max_limit = 200
 

@@ -34,6 +34,9 @@ def _user(username: str) -> User:
 class TournamentSerializer(serializers.ModelSerializer):
     club = serializers.SlugRelatedField(slug_field="slug", read_only=True)
     url = serializers.CharField(source="get_absolute_url", read_only=True)
+    tiebreaks = serializers.ListField(
+        child=serializers.CharField(), required=False, help_text="tie-break codes, in order"
+    )
 
     class Meta:
         model = Tournament

@@ -108,7 +108,12 @@ def _validate_settings(fields: dict) -> dict:
     if "rounds" in fields and not 1 <= int(fields["rounds"]) <= 30:
         raise InvalidInput("A Swiss has 1 to 30 rounds.")
     if "tiebreaks" in fields:
-        unknown = [code for code in fields["tiebreaks"] if code not in TIEBREAKS]
+        order = fields["tiebreaks"]
+        if not isinstance(order, list) or not all(isinstance(code, str) for code in order):
+            raise InvalidInput(
+                f"tiebreaks is a list of tie-break codes in order, from {', '.join(TIEBREAKS)}."
+            )
+        unknown = [code for code in order if code not in TIEBREAKS]
         if unknown:
             raise InvalidInput(
                 f"Unknown tie-break {', '.join(unknown)}; choose from {', '.join(TIEBREAKS)}."

@@ -139,3 +139,31 @@ def test_openapi_schema_validates_without_warnings():
     from django.core.management import call_command
 
     call_command("spectacular", "--validate", "--fail-on-warn", "--file", os.devnull)
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["/api/v1/clubs/?search=a%00b", "/api/v1/players/?search=%00", "/api/v1/games/?player=%00"],
+)
+def test_a_nul_in_the_query_string_is_a_400_on_the_api(client, path):
+    response = client.get(path)
+    assert response.status_code == 400
+    assert response.json()["error"] == "malformed" and "NUL" in response.json()["detail"]
+
+
+@pytest.mark.parametrize("path", ["/players/?q=a%00b", "/clubs/?q=%00", "/archive/?player=%00"])
+def test_a_nul_in_the_query_string_is_a_400_page(client, path):
+    response = client.get(path)
+    assert response.status_code == 400
+    assert b"NUL character" in response.content
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("path", ["/api/v1/players/", "/api/v1/clubs/", "/api/v1/archive/games/"])
+def test_pagination_past_what_the_database_takes_is_not_an_error(client, make_player, path):
+    make_player("paged")
+    huge = 10**22  # beyond the 64-bit LIMIT and OFFSET of PostgreSQL and SQLite
+    first = client.get(path, {"limit": huge, "offset": -5})
+    assert first.status_code == 200 and len(first.json()["results"]) <= 200
+    past = client.get(path, {"limit": 10, "offset": huge})
+    assert past.status_code == 200 and past.json()["results"] == []

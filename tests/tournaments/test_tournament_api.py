@@ -68,6 +68,11 @@ def test_errors(api, club_with_members, make_tournament):
     )
     tiebreaks = api(owner).patch(base, {"tiebreaks": ["nonsense"]}, format="json")
     assert tiebreaks.status_code == 400 and "nonsense" in tiebreaks.json()["detail"]
+    for shape in (None, "buchholz", {"buchholz": 1}):  # not a list of codes: a 400, not a 500
+        malformed = api(owner).patch(base, {"tiebreaks": shape}, format="json")
+        assert malformed.status_code == 400 and "tiebreaks" in malformed.json()["fields"]
+    as_form = api(owner).patch(base, {"tiebreaks": "null"}, format="multipart")
+    assert as_form.status_code == 400 and "null" in as_form.json()["detail"]
     not_member = api(owner).post(
         "/api/v1/tournaments/", {"club_slug": club.slug, "name": "x"}, format="json"
     )

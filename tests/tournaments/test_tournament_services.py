@@ -304,3 +304,17 @@ def test_a_withdrawn_players_result_is_refused_unless_a_forfeit(make_tournament,
     assert error.value.code == "withdrawn_player"
     board.refresh_from_db()
     assert board.result in ("+-", "-+")
+
+
+@pytest.mark.parametrize("order", [None, "buchholz", {"buchholz": 1}, ["buchholz", 3]])
+def test_a_tie_break_order_that_is_not_a_list_of_codes_is_refused(
+    make_tournament, club_with_members, order
+):
+    _, owner, _ = club_with_members
+    tournament = make_tournament()
+    before = list(tournament.tiebreaks)
+    with pytest.raises(InvalidInput) as error:
+        services.tournament_update(tournament=tournament, actor=owner, tiebreaks=order)
+    assert "list of tie-break codes" in error.value.detail
+    tournament.refresh_from_db()
+    assert tournament.tiebreaks == before

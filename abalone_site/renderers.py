@@ -21,18 +21,22 @@ def _default(value):
     return _drf_encoder.default(value)
 
 
+def encode_json(data) -> bytes:
+    """``data`` as DRF's JSON renderer writes it (compact), encoded by orjson where it can be.
+    The API's answers and the game events sent to sockets both go through here."""
+    try:
+        encoded = orjson.dumps(data, default=_default, option=_OPTIONS)
+    except orjson.JSONEncodeError:  # what orjson refuses (say, an int beyond 64 bits)
+        return JSONRenderer().render(data)
+    if b"\xe2\x80\xa8" in encoded or b"\xe2\x80\xa9" in encoded:
+        encoded = encoded.replace(b"\xe2\x80\xa8", b"\\u2028").replace(b"\xe2\x80\xa9", b"\\u2029")
+    return encoded
+
+
 class FastJSONRenderer(JSONRenderer):
     def render(self, data, accepted_media_type=None, renderer_context=None):
         if data is None:
             return b""
         if self.get_indent(accepted_media_type, renderer_context or {}) is not None:
             return super().render(data, accepted_media_type, renderer_context)
-        try:
-            encoded = orjson.dumps(data, default=_default, option=_OPTIONS)
-        except orjson.JSONEncodeError:  # what orjson refuses (say, an int beyond 64 bits)
-            return super().render(data, accepted_media_type, renderer_context)
-        if b"\xe2\x80\xa8" in encoded or b"\xe2\x80\xa9" in encoded:
-            encoded = encoded.replace(b"\xe2\x80\xa8", b"\\u2028").replace(
-                b"\xe2\x80\xa9", b"\\u2029"
-            )
-        return encoded
+        return encode_json(data)

@@ -366,10 +366,15 @@ class Connection:
 class Player:
     username: str
     key: str
+    session: str = ""  # a logged-in session's key (the WebSocket authenticates by its cookie)
 
 
-def make_players(count: int, prefix: str) -> list[Player]:
-    """Players with an unusable password (no slow hashing) and one API token each."""
+def make_players(count: int, prefix: str, *, sessions: bool = False) -> list[Player]:
+    """Players with an unusable password (no slow hashing) and one API token each; with
+    ``sessions``, also a logged-in session each, as a browser that logged in has."""
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+    from django.contrib.sessions.backends.db import SessionStore
+
     from accounts.models import User
     from accounts.services import api_token_create
 
@@ -377,7 +382,15 @@ def make_players(count: int, prefix: str) -> list[Player]:
     for index in range(count):
         user = User.objects.create_user(username=f"{prefix}{index:04d}", password=None)
         _token, key = api_token_create(user=user, name="bench")
-        players.append(Player(user.username, key))
+        session = ""
+        if sessions:
+            store = SessionStore()
+            store[SESSION_KEY] = str(user.pk)
+            store[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+            store[HASH_SESSION_KEY] = user.get_session_auth_hash()
+            store.create()
+            session = store.session_key
+        players.append(Player(user.username, key, session))
     return players
 
 
@@ -424,6 +437,25 @@ class MoveStats:
     speed_ms: tuple[float, float] = (0.0, 0.0)  # speed_probe() before and after the phase
     answered_at: list[float] = field(default_factory=list)
     spans: list[tuple[float, float]] = field(default_factory=list)  # per game: first, last
+    # --watch: when each measured move was sent, (game, version after it) -> (time, mover),
+    # and when each state reached each socket, (game, colour, version) -> time
+    sent: dict = field(default_factory=dict)
+    arrived: dict = field(default_factory=dict)
+    sockets: int = 0
+    socket_errors: Counter = field(default_factory=Counter)
+
+    def event_delays_ms(self) -> tuple[list[float], int]:
+        """How long each measured move took to reach the opponent's socket, from the moment
+        its POST was sent; and how many moves never reached it."""
+        delays, missing = [], 0
+        for (game_id, version), (sent_at, mover) in self.sent.items():
+            opponent = "w" if mover == "b" else "b"
+            arrived = self.arrived.get((game_id, opponent, version))
+            if arrived is None:
+                missing += 1
+            else:
+                delays.append((arrived - sent_at) * 1000)
+        return delays, missing
 
     @property
     def wall(self) -> float:
@@ -485,6 +517,8 @@ async def play_game(
         colour = state["side_to_move"]
         body = {"move": pick_move(state, rng), "ply": state["version"]}
         started = time.perf_counter()
+        if stats is not None:
+            stats.sent[(game_id, state["version"] + 1)] = (started, colour)
         status, answer = await conns[colour].request(
             "POST", path, token=players[colour].key, body=body
         )
@@ -519,6 +553,39 @@ async def play_game(
         if state["status"] != "started":
             stats.games_over += 1
     return state
+
+
+async def watch_game(
+    port: int, game_id: int, colour: str, player: Player, stats: MoveStats, opened: asyncio.Event
+) -> None:
+    """A player's browser tab on the game: its WebSocket, logged in by the session cookie (with
+    the compression browsers ask for), and the time every state reaches it. ``opened`` is set
+    once the first state arrived: the socket is then in the game's group."""
+    from websockets.asyncio.client import connect
+
+    try:
+        async with connect(
+            f"ws://127.0.0.1:{port}/ws/games/{game_id}/",
+            origin=f"http://127.0.0.1:{port}",
+            additional_headers={"Cookie": f"sessionid={player.session}"},
+            ping_interval=None,
+            max_size=None,
+        ) as socket:
+            async for raw in socket:
+                arrived = time.perf_counter()
+                message = orjson.loads(raw)
+                if message.get("type") == "state":
+                    key = (game_id, colour, message["state"]["version"])
+                    stats.arrived.setdefault(key, arrived)
+                    opened.set()
+                else:
+                    stats.socket_errors[f"{message.get('type')} {message.get('error')}"] += 1
+    except asyncio.CancelledError:
+        raise
+    except Exception as error:  # noqa: BLE001 - counted and reported: the socket is the measure
+        stats.socket_errors[type(error).__name__] += 1
+    finally:
+        opened.set()  # a socket that failed must not hold up the phase
 
 
 async def progress_line(label: str, done, total: int, stop: asyncio.Event, probe=None) -> None:
@@ -610,6 +677,7 @@ async def _moves_phase(
     stats.games_started = len(games)
     if stats.setup_errors:
         log(f"{args.games - len(games)} games did not start: {dict(stats.setup_errors)}")
+    watchers: list[tuple[asyncio.Task, asyncio.Event]] = []
     try:
         warm = Pace(None, len(games))
         states = await asyncio.gather(
@@ -622,6 +690,18 @@ async def _moves_phase(
 
         def probe():
             stats.peak_connections = max(stats.peak_connections, connections_probe())
+
+        if args.watch:
+            log(f"{label}: opening both players' sockets on each game")
+            for _conn, state, who in games:
+                for colour, player in who.items():
+                    opened = asyncio.Event()
+                    task = asyncio.create_task(
+                        watch_game(port, state["id"], colour, player, stats, opened)
+                    )
+                    watchers.append((task, opened))
+            await asyncio.gather(*(opened.wait() for _, opened in watchers))
+            stats.sockets = len(watchers) - sum(stats.socket_errors.values())
 
         plies = min(args.moves_per_game, 400)
         total = sum(max(0, plies - state["version"]) for _, state, _ in games)
@@ -652,7 +732,12 @@ async def _moves_phase(
             stop.set()
             await progress
             stats.speed_ms = (speed_before, speed_probe())
+        if watchers:
+            await asyncio.sleep(1.0)  # the last events on their way
     finally:
+        for task, _ in watchers:
+            task.cancel()
+        await asyncio.gather(*(task for task, _ in watchers), return_exceptions=True)
         for pair in conns:
             for conn in pair.values():
                 await conn.close()
@@ -842,6 +927,24 @@ def moves_section(title: str, moves: MoveStats, args, facts) -> list[str]:
         f"  non-200 responses    {errors}"
         + ("" if not errors else "  " + ", ".join(f"{k}: {v}" for k, v in moves.errors.items()))
     )
+    if args.watch:
+        delays, missing = moves.event_delays_ms()
+        socket_errors = sum(moves.socket_errors.values())
+        lines.append(
+            f"  sockets              {moves.sockets} open (both players of every game)"
+            + (
+                ""
+                if not socket_errors
+                else "  errors: " + ", ".join(f"{k}: {v}" for k, v in moves.socket_errors.items())
+            )
+        )
+        if delays:
+            p50, p90, p99 = (percentile(delays, f) for f in (0.5, 0.9, 0.99))
+            lines.append(
+                f"  to opponent's socket ms  p50 {p50:.1f}  p90 {p90:.1f}  p99 {p99:.1f}  "
+                f"max {max(delays):.1f}  (from the POST; {len(delays)} moves arrived, "
+                f"{missing} did not)"
+            )
     lines.append(f"  DB connections       peak {moves.peak_connections} open to the bench database")
     cpu = dict(moves.cpu)
     if cpu and wall > 0:
@@ -1052,6 +1155,12 @@ def parse_args(argv=None):
         action="store_true",
         help="skip the closed-loop phase (every game sends its next move on the answer)",
     )
+    parser.add_argument(
+        "--watch",
+        action="store_true",
+        help="both players also hold their game's WebSocket, as browsers do; measures how long "
+        "a move takes to reach the opponent's socket",
+    )
     parser.add_argument("--seed", type=int, default=1, help="seed of the move choices (1)")
     parser.add_argument("--db-name", default="sumito_bench", help="database created and dropped")
     parser.add_argument(
@@ -1156,7 +1265,7 @@ def main(argv=None) -> int:
             ],
         )
         log("creating players and API tokens through the ORM")
-        players = make_players(2 * max(args.games, args.flag_games), "bench")
+        players = make_players(2 * max(args.games, args.flag_games), "bench", sessions=args.watch)
         wait_until_ready(services, port)
         queries = queries_per_move()
         log(f"SQL per move POST: {queries}")

@@ -11,6 +11,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.utils import timezone
 
 from abalone_site.errors import ServiceError
+from abalone_site.renderers import encode_json
 from games import services
 from games.events import game_group
 from games.models import Game
@@ -45,7 +46,11 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             )
 
     async def game_state(self, event):
-        await self.send_json({"type": "state", "state": event["state"]})
+        await self.send(text_data=event["text"])  # encoded once by the publisher
+
+    @classmethod
+    async def encode_json(cls, content):
+        return encode_json(content).decode()
 
     async def _move(self, content):
         user = self.scope.get("user")

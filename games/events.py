@@ -1,8 +1,8 @@
 """Game events to browsers, sent after commit through the channel layer.
 
-Each event carries the whole state with its version; a client that sees a gap refetches. The
-channel layer is Redis in production (every web process hears it) and in-memory in the embedded
-default (one process).
+Each event carries the whole state with its version, encoded once as the socket message's text;
+a client that sees a gap refetches. The channel layer is Redis in production (every web process
+hears it) and in-memory in the embedded default (one process).
 """
 
 import asyncio
@@ -14,6 +14,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.utils import timezone
 
+from abalone_site.renderers import encode_json
 from abalone_site.wsgi_over_asgi import server_loop
 from games.models import Game
 from games.selectors import game_state
@@ -51,6 +52,11 @@ def recent_state(game: Game) -> dict | None:
 
 def game_group(game_id: int) -> str:
     return f"game-{game_id}"
+
+
+def socket_text(state: dict) -> str:
+    """The socket message carrying ``state``: ``{"type": "state", "state": ...}``."""
+    return encode_json({"type": "state", "state": state}).decode()
 
 
 class _Sender:
@@ -107,7 +113,10 @@ def publish_game(
         return
     state = game_state(game, now=timezone.now(), move_documents=move_documents)
     _remember(state)
-    message = {"type": "game.state", "state": state}
+    # The socket message itself, encoded once here: each process with sockets on the game then
+    # sends the same text to each of them (see GameConsumer.game_state), instead of encoding
+    # the whole state again per socket.
+    message = {"type": "game.state", "text": socket_text(state)}
     loop = server_loop()
     if loop is not None:  # in a web request: the server's own loop sends it, soon after
         future = asyncio.run_coroutine_threadsafe(

@@ -1,6 +1,7 @@
 """Live games in the production shape: real threads on PostgreSQL, a real Celery worker and a
 real Celery beat through Redis. Skipped, with the reason, without DATABASE_URL and REDIS_URL."""
 
+import json
 import os
 import subprocess
 import sys
@@ -256,5 +257,7 @@ def test_a_change_outside_requests_reaches_the_games_sockets_through_redis(make_
 
     message = heard["message"]
     assert message["type"] == "game.state"
-    assert (message["state"]["id"], message["state"]["status"]) == (game.pk, "finished")
-    assert message["state"]["result"] == Game.objects.get(pk=game.pk).result == "0-1"
+    sent = json.loads(message["text"])  # what each socket is sent, encoded once
+    assert sent["type"] == "state"
+    assert (sent["state"]["id"], sent["state"]["status"]) == (game.pk, "finished")
+    assert sent["state"]["result"] == Game.objects.get(pk=game.pk).result == "0-1"

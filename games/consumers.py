@@ -45,6 +45,15 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
                 'Send {"type": "move", "move": ..., "ply": ...} or {"type": "refresh"}.',
             )
 
+    async def dispatch(self, message):
+        if message["type"] == "game.state":
+            # Channels checks the database connections (a hop to a thread and back) before
+            # every handler; this one uses no database, and runs for every socket on every
+            # move: it was a twentieth of a web process's CPU with both players connected.
+            await self.game_state(message)
+        else:
+            await super().dispatch(message)
+
     async def game_state(self, event):
         await self.send(text_data=event["text"])  # encoded once by the publisher
 

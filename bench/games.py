@@ -2,7 +2,7 @@
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres REDIS_URL=redis://127.0.0.1:6379/11 \\
         .venv/bin/python bench/games.py [--games 100] [--moves-per-game 40] [--flag-games 50] \\
-        [--web-workers 2] [--rate 300] [--no-closed-loop]
+        [--web-workers 4] [--rate 300] [--no-closed-loop] [--watch]
 
 What it does:
 
@@ -22,6 +22,10 @@ What it does:
    database until every game is adjudicated: delay = ``ended_at`` - ``flag_deadline``;
 5. prints a report with the machine, the numbers and the targets, stops every process it started
    and drops the database.  The exit code is 0 even when a target is missed: it is a report.
+
+With ``--watch`` both players of every game also hold the game's WebSocket, as browsers do
+(logged in by a session cookie), and each moves phase also reports how long a move took to reach
+the opponent's socket, counted from the moment its POST was sent.
 """
 
 from __future__ import annotations

@@ -66,8 +66,11 @@ def race(game, player, moves) -> list[str]:
     return sorted(outcomes)
 
 
+@pytest.mark.parametrize("compare_and_set", [True, False], ids=["compare-and-set", "locked"])
 @pytest.mark.django_db(transaction=True)
-def test_racing_moves_give_one_success_and_one_409(make_player):
+def test_racing_moves_give_one_success_and_one_409(make_player, settings, compare_and_set):
+    # Both ways a move is written on PostgreSQL (see games.services.game_move_apply).
+    settings.GAME_MOVES_COMPARE_AND_SET = compare_and_set
     black, white = make_player("racer_b"), make_player("racer_w")
     moves = [m.notation for m in engine.legal_moves(engine.BELGIAN_DAISY_START)[:2]]
     for _round in range(5):
@@ -261,3 +264,72 @@ def test_a_change_outside_requests_reaches_the_games_sockets_through_redis(make_
     assert sent["type"] == "state"
     assert (sent["state"]["id"], sent["state"]["status"]) == (game.pk, "finished")
     assert sent["state"]["result"] == Game.objects.get(pk=game.pk).result == "0-1"
+
+
+def race_moves_and_an_offer(game, mover, other, notations) -> list[str]:
+    """Two moves of ``mover`` for the game's ply and a draw offer of ``other``, each from its
+    own thread, released together; the refusals' codes and "ok" for each move played."""
+    barrier = threading.Barrier(len(notations) + 1)
+    outcomes = []
+
+    def submit(notation):
+        try:
+            barrier.wait()
+            services.game_move_apply(
+                game_id=game.pk,
+                player=mover,
+                move=notation,
+                expected_ply=game.ply,
+                now=timezone.now(),
+            )
+            outcomes.append("ok")
+        except Conflict as error:
+            outcomes.append(error.code)
+        finally:
+            connection.close()
+
+    def offer():
+        try:
+            barrier.wait()
+            services.game_draw_offer(game_id=game.pk, player=other, now=timezone.now())
+        except Conflict as error:
+            outcomes.append(error.code)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=submit, args=(n,)) for n in notations]
+    threads.append(threading.Thread(target=offer))
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return outcomes
+
+
+@pytest.mark.django_db(transaction=True)
+def test_moves_and_draw_offers_racing_leave_a_game_that_replays(make_player):
+    # Each round: two different moves for the same ply (one must win, one get stale_ply) while
+    # the other player offers a draw. Whatever the order, the rows must stay one game: plies
+    # 1..n, the row's position the replay's.
+    black, white = make_player("storm_b"), make_player("storm_w")
+    game = new_game(black, white, base=600)
+    for _round in range(12):
+        game.refresh_from_db()
+        mover, other = (black, white) if game.side_to_move == "b" else (white, black)
+        position = engine.Position.from_string(game.position)
+        notations = [m.notation for m in engine.legal_moves(position) if not m.pushed][:2]
+        outcomes = race_moves_and_an_offer(game, mover, other, notations)
+        assert sorted(outcomes) == ["ok", "stale_ply"]
+        game.refresh_from_db()
+        if game.draw_offer:  # made after the move: the move could not decline it
+            assert game.draw_offer == ("w" if other == white else "b")
+            services.game_draw_answer(
+                game_id=game.pk, player=mover, accept=False, now=timezone.now()
+            )
+
+    game.refresh_from_db()
+    assert game.status == "started" and game.ply == 12
+    rows = list(Move.objects.filter(game=game).order_by("ply").values_list("ply", "notation"))
+    assert [ply for ply, _ in rows] == list(range(1, 13))
+    replayed = services.replay(game, [notation for _, notation in rows])
+    assert replayed.position.to_string() == game.position

@@ -54,6 +54,16 @@ def game_group(game_id: int) -> str:
     return f"game-{game_id}"
 
 
+def socket_update(state: dict) -> dict:
+    """``state`` as an event sends it: with only the last move in ``moves``, and ``moves_after``
+    the ply after which they come. A socket already has every earlier move (the whole state on
+    connect, then every event), and the moves list grows with the game: sent whole, it made the
+    events of a long game three times the size and cost of a short one's. A client that misses
+    an event sees the gap and refetches."""
+    moves = state["moves"][-1:]
+    return {**state, "moves": moves, "moves_after": len(state["moves"]) - len(moves)}
+
+
 def socket_text(state: dict) -> str:
     """The socket message carrying ``state``: ``{"type": "state", "state": ...}``."""
     return encode_json({"type": "state", "state": state}).decode()
@@ -115,8 +125,8 @@ def publish_game(
     _remember(state)
     # The socket message itself, encoded once here: each process with sockets on the game then
     # sends the same text to each of them (see GameConsumer.game_state), instead of encoding
-    # the whole state again per socket.
-    message = {"type": "game.state", "text": socket_text(state)}
+    # the whole state again per socket. It carries only the last move (see socket_update).
+    message = {"type": "game.state", "text": socket_text(socket_update(state))}
     loop = server_loop()
     if loop is not None:  # in a web request: the server's own loop sends it, soon after
         future = asyncio.run_coroutine_threadsafe(

@@ -321,6 +321,17 @@
     }
   }
 
+  /**
+   * A socket event's state lists only the moves after its `moves_after`: the earlier ones are
+   * those this page has. Null when the page lacks one of them (it missed an event).
+   */
+  function withEarlierMoves(next) {
+    if (!next || !next.moves_after) return next;
+    const earlier = (state.moves || []).filter((move) => move.ply <= next.moves_after);
+    if (earlier.length !== next.moves_after) return null;
+    return { ...next, moves: earlier.concat(next.moves) };
+  }
+
   /** The cells of the last move: exact when the previous state listed it, else from its notation. */
   function lastMoveCells(next, previous) {
     const moves = next.moves || [];
@@ -633,8 +644,11 @@
       } catch (parseError) {
         return;
       }
-      if (message.type === "state") applyState(message.state, performance.now());
-      else if (message.type === "error") setStatus(message.detail || message.error, true);
+      if (message.type === "state") {
+        const next = withEarlierMoves(message.state);
+        if (next) applyState(next, performance.now());
+        else refresh(); // an event was missed: the page lacks a move
+      } else if (message.type === "error") setStatus(message.detail || message.error, true);
     });
     socket.addEventListener("close", (event) => {
       socket = null;

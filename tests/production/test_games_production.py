@@ -41,6 +41,13 @@ def wait_for(predicate, timeout=15.0):
     return False
 
 
+def run_together(threads: list[threading.Thread]) -> None:
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+
 def race(game, player, moves) -> list[str]:
     """Submit ``moves`` for the same ply from one thread each, released together."""
     barrier = threading.Barrier(len(moves))
@@ -59,10 +66,7 @@ def race(game, player, moves) -> list[str]:
             connection.close()
 
     threads = [threading.Thread(target=submit, args=(m,)) for m in moves]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    run_together(threads)
     return sorted(outcomes)
 
 
@@ -193,10 +197,7 @@ def resign_together(pairs) -> list[Exception]:
             connection.close()
 
     threads = [threading.Thread(target=resign, args=pair) for pair in pairs]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    run_together(threads)
     return errors
 
 
@@ -299,10 +300,7 @@ def race_moves_and_an_offer(game, mover, other, notations) -> list[str]:
 
     threads = [threading.Thread(target=submit, args=(n,)) for n in notations]
     threads.append(threading.Thread(target=offer))
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    run_together(threads)
     return outcomes
 
 

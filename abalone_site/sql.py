@@ -166,12 +166,12 @@ def update_if_then_insert(
     makes this one write nothing (under READ COMMITTED PostgreSQL waits for that writer's row
     lock, then checks the condition again on the row as it committed)."""
     connection = connections[using]
-    update_sql, update_params = _update_statement(obj, field_names, connection)
-    statement, checked, inserted = _update_if_then_insert_sql(
-        type(obj), update_sql, tuple(expected), type(new), using
+    _, update_params = _update_statement(obj, field_names, connection)
+    _, insert_params = _insert_statement(new, connection)
+    statement, checked = _update_if_then_insert_sql(
+        type(obj), tuple(field_names), tuple(expected), type(new), using
     )
     update_params += [f.get_db_prep_save(expected[f.name], connection) for f in checked]
-    insert_params = [f.get_db_prep_save(f.pre_save(new, True), connection) for f in inserted]
     with connection.cursor() as cursor:
         cursor.execute(statement, update_params + insert_params)
         return cursor.rowcount == 1
@@ -180,19 +180,21 @@ def update_if_then_insert(
 @cache
 def _update_if_then_insert_sql(
     model: type[Model],
-    update_sql: str,
+    field_names: tuple[str, ...],
     expected_names: tuple[str, ...],
     new_model: type[Model],
     using: str,
-) -> tuple[str, tuple, tuple]:
+) -> tuple[str, tuple]:
+    """The statement of :func:`update_if_then_insert`: :func:`_update_sql` with the expected
+    columns added to its condition, and :func:`_insert_sql`'s columns filled from its row."""
     connection = connections[using]
+    update_sql, _ = _update_sql(model, field_names, connection.vendor)
+    _, inserted = _insert_sql(new_model, connection.vendor)
     checked = tuple(model._meta.get_field(name) for name in expected_names)
     conditions = "".join(f" AND {_quote(f.column)} = %s" for f in checked)
-    inserted = tuple(f for f in new_model._meta.concrete_fields if not f.primary_key)
     insert_sql = "INSERT INTO {} ({}) SELECT {} FROM updated".format(
         _quote(new_model._meta.db_table),
         ", ".join(_quote(f.column) for f in inserted),
         ", ".join(f"CAST(%s AS {f.db_type(connection)})" for f in inserted),
     )
-    statement = f"WITH updated AS ({update_sql}{conditions} RETURNING 1) {insert_sql}"
-    return statement, checked, inserted
+    return f"WITH updated AS ({update_sql}{conditions} RETURNING 1) {insert_sql}", checked

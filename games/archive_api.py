@@ -31,7 +31,6 @@ class PlainTextRenderer(renderers.BaseRenderer):
 
 class ArchivePagination(Pagination):
     default_limit = archive.PAGE_SIZE
-    max_limit = 200
 
 
 SEARCH_PARAMETERS = [

@@ -1,7 +1,8 @@
 """Game events to browsers, sent after commit through the channel layer.
 
-Each event carries the whole state with its version, encoded once as the socket message's text;
-a client that sees a gap refetches. The channel layer is Redis in production (every web process
+Each event carries the state with its version, but of the moves only the last (see
+``socket_update``), encoded once as the socket message's text; a client that sees a gap
+refetches. The channel layer is Redis in production (every web process
 hears it) and in-memory in the embedded default (one process).
 """
 

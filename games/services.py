@@ -22,6 +22,7 @@ import threading
 from collections import Counter, OrderedDict
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import cache
 
 from django.conf import settings
 from django.db import transaction
@@ -284,6 +285,10 @@ def _locked_game(game_id: int) -> Game:
     return game
 
 
+# The columns of a move as the state shows it (selectors.move_document), in its order.
+_MOVE_COLUMNS = ("ply", "notation", "played_at", "clock_ms", "pushed_off")
+
+
 def _move_documents(game: Game, *, after_ply: int = 0) -> list[dict]:
     """The game's moves after ``after_ply`` in ply order as its state shows them, read with
     plain SQL (on every move that cannot use the replay cache as it is, like the lock)."""
@@ -292,7 +297,7 @@ def _move_documents(game: Game, *, after_ply: int = 0) -> list[dict]:
     fields = [Move._meta.get_field(name) for name in ("played_at", "pushed_off")]
     with connection.cursor() as cursor:
         cursor.execute(
-            f"SELECT ply, notation, played_at, clock_ms, pushed_off FROM {Move._meta.db_table} "
+            f"SELECT {', '.join(_MOVE_COLUMNS)} FROM {Move._meta.db_table} "
             "WHERE game_id = %s AND ply > %s ORDER BY ply",
             [game.pk, after_ply],
         )
@@ -304,31 +309,36 @@ def _move_documents(game: Game, *, after_ply: int = 0) -> list[dict]:
     ]
 
 
+@cache
+def _game_and_moves_query() -> str:
+    return (
+        f"SELECT {sql.columns(Game, 'g')}, {sql.columns(User, 'b')}, {sql.columns(User, 'w')}, "
+        + ", ".join(f"m.{column}" for column in _MOVE_COLUMNS)
+        + f" FROM {Game._meta.db_table} g "
+        f"JOIN {User._meta.db_table} b ON b.id = g.black_id "
+        f"JOIN {User._meta.db_table} w ON w.id = g.white_id "
+        "CROSS JOIN LATERAL (SELECT "
+        + ", ".join(f"array_agg({column} ORDER BY ply) AS {column}" for column in _MOVE_COLUMNS)
+        + f" FROM {Move._meta.db_table} WHERE game_id = g.id AND ply > %s) m "
+        "WHERE g.id = %s"
+    )
+
+
 def _game_and_moves_since(game_id: int, after_ply: int) -> tuple[Game, list[dict]] | None:
     """PostgreSQL, no lock: the game's row with both players and its moves after ``after_ply``
     (as :func:`_move_documents` gives them), read by one statement, so from one snapshot: the
     moves are exactly those up to the row's ply. None if there is no such game."""
     from django.db import connection
 
-    columns = ("ply", "notation", "played_at", "clock_ms", "pushed_off")
-    query = (
-        f"SELECT {sql.columns(Game, 'g')}, {sql.columns(User, 'b')}, {sql.columns(User, 'w')}, "
-        + ", ".join(f"m.{column}" for column in columns)
-        + f" FROM {Game._meta.db_table} g "
-        f"JOIN {User._meta.db_table} b ON b.id = g.black_id "
-        f"JOIN {User._meta.db_table} w ON w.id = g.white_id "
-        "CROSS JOIN LATERAL (SELECT "
-        + ", ".join(f"array_agg({column} ORDER BY ply) AS {column}" for column in columns)
-        + f" FROM {Move._meta.db_table} WHERE game_id = g.id AND ply > %s) m "
-        "WHERE g.id = %s"
-    )
     with connection.cursor() as cursor:
-        cursor.execute(query, [after_ply, game_id])
+        cursor.execute(_game_and_moves_query(), [after_ply, game_id])
         row = cursor.fetchone()
     if row is None:
         return None
-    game, game.black, game.white = sql.instances(row[: -len(columns)], Game, User, User)
-    plies, notations, played_at, clocks, pushed_off = (values or [] for values in row[-5:])
+    game, game.black, game.white = sql.instances(row[: -len(_MOVE_COLUMNS)], Game, User, User)
+    plies, notations, played_at, clocks, pushed_off = (
+        values or [] for values in row[-len(_MOVE_COLUMNS) :]
+    )
     documents = [
         selectors.move_document(*move)
         for move in zip(plies, notations, played_at, clocks, pushed_off, strict=True)

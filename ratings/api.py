@@ -18,7 +18,6 @@ from . import selectors
 
 class LeaderboardPagination(Pagination):
     default_limit = 50
-    max_limit = 200
 
 
 class LeaderboardView(APIView):

@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 
-.PHONY: install run serve test lint format bench bench-games bench-ratings worker beat migrate clean
+.PHONY: install run dev serve test lint format bench bench-games bench-ratings worker beat migrate clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -25,6 +25,11 @@ run: migrate
 	$(BIN)/python manage.py collectstatic --noinput -v0
 	$(BIN)/python manage.py seed_demo
 	$(BIN)/python manage.py serve --host $(HOST) --port $(PORT)
+
+## make dev: the embedded default with DEBUG on (debug pages) and reloading on code changes
+dev: migrate
+	$(BIN)/python manage.py seed_demo
+	DEBUG=true $(BIN)/python manage.py serve --host $(HOST) --port $(PORT) --reload
 
 ## make test: the whole suite (PostgreSQL/Redis tests run when DATABASE_URL/REDIS_URL are set)
 test: install

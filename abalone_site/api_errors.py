@@ -9,22 +9,26 @@ from rest_framework.views import exception_handler as drf_exception_handler
 from .errors import ServiceError
 
 
-def _flatten(detail) -> str:
+def flatten_detail(detail) -> str:
     """Turn DRF's nested validation detail into one readable sentence naming the fields."""
     if isinstance(detail, dict):
         parts = []
         for field, value in detail.items():
-            text = _flatten(value)
+            text = flatten_detail(value)
             parts.append(text if field == "non_field_errors" else f"{field}: {text}")
         return "; ".join(parts)
     if isinstance(detail, list):
-        return " ".join(_flatten(item) for item in detail)
+        return " ".join(flatten_detail(item) for item in detail)
     return str(detail)
 
 
 def exception_handler(exc, context):
     if isinstance(exc, ServiceError):
-        return Response({"error": exc.code, "detail": exc.detail}, status=exc.status)
+        response = Response({"error": exc.code, "detail": exc.detail}, status=exc.status)
+        retry_after = getattr(exc, "retry_after", None)
+        if retry_after is not None:
+            response["Retry-After"] = str(retry_after)
+        return response
     if isinstance(exc, Http404):
         exc = exceptions.NotFound(str(exc) or "Not found.")
     elif isinstance(exc, PermissionDenied):
@@ -33,13 +37,13 @@ def exception_handler(exc, context):
     if response is None:
         return None
     if isinstance(exc, exceptions.ValidationError):
-        body = {"error": "invalid", "detail": _flatten(exc.detail), "fields": exc.detail}
+        body = {"error": "invalid", "detail": flatten_detail(exc.detail), "fields": exc.detail}
     elif isinstance(exc, exceptions.ParseError):
-        body = {"error": "malformed", "detail": _flatten(exc.detail)}
+        body = {"error": "malformed", "detail": flatten_detail(exc.detail)}
     else:
         code = getattr(exc, "default_code", "error")
         detail = exc.detail if isinstance(exc, exceptions.APIException) else str(exc)
-        body = {"error": code, "detail": _flatten(detail)}
+        body = {"error": code, "detail": flatten_detail(detail)}
     response.data = body
     return response
 

@@ -3,10 +3,11 @@ from django.urls import include, path
 from accounts import api as accounts_api
 from clubs import api as clubs_api
 from games import api as games_api
+from tournaments import actions as tournament_actions
 from tournaments import api as tournaments_api
 
 urlpatterns = [
-    path("archive/", include("games.archive_api_urls")),
+    path("archive/", include("archive.api_urls")),
     path("ratings/", include("ratings.api_urls")),
     path("me/", accounts_api.MeView.as_view(), name="api-me"),
     path("me/tokens/", accounts_api.TokenListView.as_view(), name="api-tokens"),
@@ -116,19 +117,7 @@ urlpatterns += [
         name="api-tournament-export",
     ),
 ]
-for _action in (
-    "register",
-    "withdraw",
-    "readmit",
-    "add-player",
-    "bye",
-    "forbid",
-    "start",
-    "pair-next",
-    "start-round",
-    "result",
-    "edit-board",
-):
+for _action in tournament_actions.ACTIONS:
     urlpatterns.append(
         path(
             f"{T}{_action}/",

@@ -1,5 +1,6 @@
 """ASGI entry point: Django's WSGI handler for HTTP (see ``wsgi_over_asgi``), Channels for
-WebSockets.
+WebSockets, and the process's lifespan: at start-up each web process starts its deadline
+watcher (``games.deadlines``), which adjudicates flags with nobody watching.
 
 The cyclic garbage collector is tuned here, for web processes only. Measured under the games
 benchmark, Python's defaults collected the youngest generation every few requests and the whole
@@ -40,11 +41,43 @@ def _tune_garbage_collector() -> None:
 
 _tune_garbage_collector()
 
-application = ProtocolTypeRouter(
-    {
-        "http": WsgiOverAsgi(django_http_app),
-        "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
-        ),
-    }
+
+class Lifespan:
+    """ASGI ``lifespan`` events of a web process; every other scope goes to ``app``.
+
+    uvicorn sends them with ``--lifespan on`` or ``auto`` (its default); ``manage.py serve``
+    turns them on. The test suite's servers run with ``lifespan="off"``: tests control time.
+    """
+
+    def __init__(self, app) -> None:
+        self.app = app
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] != "lifespan":
+            await self.app(scope, receive, send)
+            return
+        from asgiref.sync import sync_to_async
+
+        from games.deadlines import start_watcher, stop_watcher
+
+        while True:
+            message = await receive()
+            if message["type"] == "lifespan.startup":
+                start_watcher()
+                await send({"type": "lifespan.startup.complete"})
+            elif message["type"] == "lifespan.shutdown":
+                await sync_to_async(stop_watcher, thread_sensitive=False)()
+                await send({"type": "lifespan.shutdown.complete"})
+                return
+
+
+application = Lifespan(
+    ProtocolTypeRouter(
+        {
+            "http": WsgiOverAsgi(django_http_app),
+            "websocket": AllowedHostsOriginValidator(
+                AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+            ),
+        }
+    )
 )

@@ -37,3 +37,11 @@ class NotFound(ServiceError):
 class Conflict(ServiceError):
     status = 409
     code = "conflict"
+
+
+class Unprocessable(ServiceError):
+    """Well-formed input that breaks a rule no schema can state: a move that the position does
+    not allow, fields that contradict each other (HTTP 422)."""
+
+    status = 422
+    code = "unprocessable"

@@ -1,6 +1,7 @@
 """Background jobs in both shapes of the site.
 
-``enqueue(task, ...)`` is the one way code schedules work. It always waits for the current
+``enqueue("app.tasks.name", ...)`` is the one way code schedules work. It names the task (so a
+service never imports the tasks module that imports it back), always waits for the current
 transaction to commit (a worker must never read before the write is visible), then:
 
 * production (``REDIS_URL`` set): sends the task to the Celery broker; the workers run it and the
@@ -29,14 +30,29 @@ from django.db import close_old_connections, transaction
 logger = logging.getLogger(__name__)
 
 
-def enqueue(task, *args: Any, countdown: float | None = None, **kwargs: Any) -> None:
-    """Run Celery ``task`` with ``args``/``kwargs`` after the current transaction commits."""
+def enqueue(task_name: str, *args: Any, **kwargs: Any) -> None:
+    """Run the Celery task registered as ``task_name`` with ``args``/``kwargs`` after the
+    current transaction commits (at once outside a transaction). An unknown name fails here,
+    at the call, not in a worker.
+
+    Best effort: the change has committed, so a broker that cannot take the message (Redis
+    down) is logged and nothing more; every task's work is also found in the database by a
+    periodic job, which catches up. There is no countdown on purpose: a message held by a
+    worker until its time is lost, or stops the worker, when Redis drops; what is due later is
+    written in the database (a game's deadline, a tournament's next round) and found then.
+    """
+    task = registered_task(task_name)
     if settings.EMBEDDED:
-        transaction.on_commit(lambda: runner().submit(task, args, kwargs, countdown=countdown))
+        transaction.on_commit(lambda: runner().submit(task, args, kwargs))
     else:
-        transaction.on_commit(
-            lambda: task.apply_async(args=args, kwargs=kwargs, countdown=countdown)
-        )
+        transaction.on_commit(lambda: _send(task, args, kwargs))
+
+
+def _send(task, args, kwargs) -> None:
+    try:
+        task.apply_async(args=args, kwargs=kwargs)
+    except Exception as error:  # the broker is down: the periodic jobs will catch up
+        logger.warning("could not send task %s%r to the broker: %r", task.name, args, error)
 
 
 @dataclass(order=True)
@@ -132,16 +148,24 @@ class InProcessRunner:
             self.run_due()
 
 
+_import_lock = threading.Lock()
+
+
 def registered_task(name: str):
     """The Celery task called ``name``, importing every app's ``tasks`` module on first use.
 
-    A worker imports them when it starts; the web process of the embedded default must do the
-    same before the runner can run the beat schedule.
+    A worker imports them when it starts; a web process or the embedded default's runner does
+    it here, the first time a task is named. Under a lock: Celery's discovery returns at once,
+    having imported nothing, to a second thread that calls it while a first is still importing
+    (``celery.loaders.base.autodiscover_tasks``' race protection), which made a move answer 500
+    after it had been saved.
     """
     from abalone_site.celery import app
 
     if name not in app.tasks:
-        app.loader.import_default_modules()
+        with _import_lock:
+            if name not in app.tasks:
+                app.loader.import_default_modules()
     return app.tasks[name]
 
 

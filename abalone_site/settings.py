@@ -9,21 +9,50 @@ Two shapes run the same code:
   broker, cache and channel layer, with separate Celery workers and exactly one beat.
 """
 
+from datetime import timedelta
 from pathlib import Path
 
 import environ
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
-VAR_DIR = BASE_DIR / "var"
+# The embedded default's own files: its SQLite database and secret key.
+VAR_DIR = Path(environ.Env().str("SUMITO_VAR_DIR", default=str(BASE_DIR / "var")))
 
 env = environ.Env()
 
 INSECURE_DEFAULT_SECRET_KEY = "insecure-sumito-development-key-change-me"  # noqa: S105
+# The production shape: PostgreSQL and Redis named by the environment. Otherwise the embedded
+# default (see the module docstring).
+PRODUCTION_SHAPE = bool(env.str("DATABASE_URL", default="") or env.str("REDIS_URL", default=""))
 
-DEBUG = env.bool("DEBUG", default=True)
-SECRET_KEY = env.str("SECRET_KEY", default=INSECURE_DEFAULT_SECRET_KEY)
-if not DEBUG and SECRET_KEY == INSECURE_DEFAULT_SECRET_KEY:
+# Off unless asked for (``make dev``, ``DEBUG=true``): a debug page shows settings and code.
+DEBUG = env.bool("DEBUG", default=False)
+
+
+def _embedded_secret_key() -> str:
+    """The embedded default's own key: made once, kept in ``var/secret_key`` (owner-only)."""
+    from django.core.management.utils import get_random_secret_key
+
+    VAR_DIR.mkdir(exist_ok=True)
+    path = VAR_DIR / "secret_key"
+    if not path.exists():
+        path.touch(mode=0o600)
+        path.write_text(get_random_secret_key())
+    return path.read_text().strip()
+
+
+SECRET_KEY = env.str("SECRET_KEY", default="")
+if not SECRET_KEY and DEBUG:
+    SECRET_KEY = INSECURE_DEFAULT_SECRET_KEY
+elif not SECRET_KEY and not PRODUCTION_SHAPE:
+    SECRET_KEY = _embedded_secret_key()
+elif not SECRET_KEY:
+    raise ImproperlyConfigured(
+        "SECRET_KEY is not set. The production shape (DATABASE_URL or REDIS_URL set) needs a "
+        "key of its own: SECRET_KEY=<50+ random characters> (docs/deploy.md)."
+    )
+elif SECRET_KEY == INSECURE_DEFAULT_SECRET_KEY and not DEBUG:
     raise ImproperlyConfigured(
         "DEBUG is off but SECRET_KEY is the built-in development key: set SECRET_KEY."
     )
@@ -44,16 +73,21 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "django_countries",
     "channels",
+    "csp",
+    "axes",
     "abalone_site",
     "accounts",
     "clubs",
     "games",
     "tournaments",
     "ratings",
+    "archive",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
+    "django_permissions_policy.PermissionsPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -62,6 +96,9 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "abalone_site.middleware.RejectNulInQueryMiddleware",
+    "abalone_site.middleware.ServiceErrorPageMiddleware",
+    # last, as django-axes asks: it turns a refused login into the lockout page
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "abalone_site.urls"
@@ -97,6 +134,11 @@ if env.str("DATABASE_URL", default=""):
             "max_size": env.int("DB_POOL_SIZE", default=10),
             "timeout": 20,
         }
+        # Each connection is checked as it leaves the pool (Django passes psycopg's
+        # check_connection, one empty query): after PostgreSQL restarts or a connection is cut,
+        # the pool replaces dead connections instead of handing them to requests that would
+        # then fail (tests/faults: 4 failed requests in 10 without it). One round trip a request.
+        DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
         # Parameters travel apart from the SQL, and psycopg prepares a statement a connection
         # has run 5 times (every move runs the same few), so PostgreSQL stops re-planning them.
         # Behind a transaction-pooling PgBouncer set DB_PREPARE_THRESHOLD=0 (never prepare).
@@ -131,6 +173,8 @@ if REDIS_URL:
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": "sumito",
+            # A request must not hang on a Redis that is gone: fail fast, the caller degrades.
+            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
         }
     }
     # Redis publish/subscribe: a game event is one PUBLISH, heard by every web process with a
@@ -147,6 +191,14 @@ else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
+# --- What makes up for lost messages ------------------------------------------------------
+# A message lost with Redis is made up for by a periodic job that looks, this often, for work
+# waiting longer than this (join-request notices, rating replays a correction asked for).
+CATCH_UP_SECONDS = env.int("CATCH_UP_SECONDS", default=60)
+# A background pairing not done after this long is asked for again: longer than the largest
+# field's pairing (round 1 of 1000 players takes about 25 s).
+PAIRING_JOB_PATIENCE_SECONDS = env.int("PAIRING_JOB_PATIENCE_SECONDS", default=120)
+
 # --- Celery ----------------------------------------------------------------------------------
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_RESULT_BACKEND = None
@@ -154,16 +206,36 @@ CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": 3600,
+    "socket_connect_timeout": 2,
+    "socket_timeout": 10,
+}
+# A web request that sends a task while Redis is down gives up within a second and answers
+# (abalone_site.jobs: the periodic jobs catch up), rather than retrying for long.
+CELERY_TASK_PUBLISH_RETRY_POLICY = {
+    "max_retries": 2,
+    "interval_start": 0,
+    "interval_step": 0.2,
+    "interval_max": 0.5,
+}
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = "UTC"
+# Beat writes its schedule file after every task it sends (one a second): its health check
+# (manage.py health beat) tells a live beat from a stuck one by the file's age.
+CELERY_BEAT_SYNC_EVERY = 1
 # Periodic jobs: run by the one Celery beat in production, by the in-process runner otherwise.
 CELERY_BEAT_SCHEDULE = {
     "sweep-flags": {"task": "games.tasks.sweep_flags", "schedule": 1.0},
     "expire-challenges": {"task": "games.tasks.expire_challenges", "schedule": 30.0},
-    "start-scheduled-rounds": {
-        "task": "tournaments.tasks.start_scheduled_rounds",
-        "schedule": 15.0,
+    "tournaments-move-on": {"task": "tournaments.tasks.move_on", "schedule": 5.0},
+    "notify-join-requests": {
+        "task": "clubs.tasks.notify_pending_join_requests",
+        "schedule": float(CATCH_UP_SECONDS),
+    },
+    "recompute-requested-ratings": {
+        "task": "ratings.tasks.recompute_requested",
+        "schedule": float(CATCH_UP_SECONDS),
     },
     "purge-expired-sessions": {
         "task": "accounts.tasks.purge_expired_sessions",
@@ -180,20 +252,61 @@ BACKGROUND_JOBS_IN_PROCESS = EMBEDDED
 # busy machine), and requests queue. Two was between the two, within the machine's noise.
 # The embedded default is one process, so it takes a few more.
 HTTP_THREADS = env.int("HTTP_THREADS", default=4 if EMBEDDED else 2)
+# The largest request body taken, in bytes: larger ones are refused with 413 before a byte is
+# read or anything else is done (abalone_site/wsgi_over_asgi.py). Django's own limit on form
+# data is the same, so nothing larger reaches a view.
+REQUEST_BODY_MAX_BYTES = env.int("REQUEST_BODY_MAX_BYTES", default=1024 * 1024)
+DATA_UPLOAD_MAX_MEMORY_SIZE = REQUEST_BODY_MAX_BYTES
 
 # --- Games ---------------------------------------------------------------------------------
 # Time each side has for its first move before the game is abandoned (casual: aborted).
 GAME_FIRST_MOVE_SECONDS = env.int("GAME_FIRST_MOVE_SECONDS", default=60)
 CHALLENGE_EXPIRY_SECONDS = env.int("CHALLENGE_EXPIRY_SECONDS", default=20 * 60)
+# Each web process watches the deadlines of games in progress (games.deadlines): it wakes at the
+# earliest, and at least this often. Off: only beat's sweep finds flags nobody claims.
+DEADLINE_WATCHER = env.bool("DEADLINE_WATCHER", default=True)
+DEADLINE_WATCH_SECONDS = env.float("DEADLINE_WATCH_SECONDS", default=1.0)
 # On PostgreSQL an ordinary move is written by a compare-and-set instead of under the row lock
 # (games.services.game_move_apply): two statements instead of five. Off: every move locks.
 GAME_MOVES_COMPARE_AND_SET = env.bool("GAME_MOVES_COMPARE_AND_SET", default=True)
 
+# --- Tournaments ---------------------------------------------------------------------------
+# Fields above this many players are paired by a background job, with a progress indicator on
+# the page, never inside a web request: a Dutch round costs roughly the cube of the field.
+TOURNAMENT_INLINE_PAIRING_LIMIT = env.int("TOURNAMENT_INLINE_PAIRING_LIMIT", default=100)
+
 # --- Ratings -------------------------------------------------------------------------------
 RATING_DEFAULT = env.int("RATING_DEFAULT", default=1500)
 
+# --- Throttles (abalone_site/throttle.py) and login lockouts (accounts/lockout.py) ----------
+# Behind this many proxies that each append to X-Forwarded-For, the client's address is the one
+# the outermost saw (0: REMOTE_ADDR, nothing in front).
+TRUSTED_PROXIES = env.int("TRUSTED_PROXIES", default=0)
+THROTTLE_RATES = {
+    "signup": env.str("THROTTLE_SIGNUP", default="10/h"),  # per address
+    "password-reset-email": env.str("THROTTLE_PASSWORD_RESET", default="3/h"),  # per e-mail
+    "password-reset-address": "20/h",  # per client address, over every e-mail it asks for
+    "token-failures": env.str("THROTTLE_TOKEN_FAILURES", default="30/10m"),  # per address
+    "challenges": env.str("THROTTLE_CHALLENGES", default="30/10m"),  # per player
+}
+# A password login is refused after this many failures, per account (from anywhere) and per
+# address (on any account), until the cool-off has passed or the owner resets the password.
+AXES_FAILURE_LIMIT = env.int("LOGIN_FAILURE_LIMIT", default=10)
+AXES_COOLOFF_TIME = timedelta(minutes=env.int("LOGIN_LOCKOUT_MINUTES", default=30))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_RESET_ON_SUCCESS = True
+AXES_USERNAME_CALLABLE = "accounts.lockout.username_of"
+AXES_CLIENT_IP_CALLABLE = "accounts.lockout.client_ip"
+AXES_LOCKOUT_CALLABLE = "accounts.lockout.lockout_response"
+AXES_VERBOSE = False
+RATELIMIT_USE_CACHE = "default"
+
 # --- Auth ------------------------------------------------------------------------------------
 AUTH_USER_MODEL = "accounts.User"
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",  # first: refuses a locked-out login before checking it
+    "django.contrib.auth.backends.ModelBackend",
+]
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -236,13 +349,18 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "abalone_site.schema.SumitoAutoSchema",
     "DEFAULT_PAGINATION_CLASS": "abalone_site.pagination.Pagination",
     "PAGE_SIZE": 50,
     "EXCEPTION_HANDLER": "abalone_site.api_errors.exception_handler",
     "DEFAULT_RENDERER_CLASSES": [
         "abalone_site.renderers.FastJSONRenderer",
         "rest_framework.renderers.BrowsableAPIRenderer",
+    ],
+    "DEFAULT_PARSER_CLASSES": [
+        "abalone_site.parsers.LimitedJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
     ],
 }
 SPECTACULAR_SETTINGS = {
@@ -253,20 +371,65 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # Requests and answers described apart: a field the server fills is not asked of clients,
+    # and a required text field says it may not be blank (minLength 1).
+    "COMPONENT_SPLIT_REQUEST": True,
+    # The API is JSON (forms reach the same services through the pages).
+    "PARSER_WHITELIST": ["abalone_site.parsers.LimitedJSONParser"],
     "ENUM_NAME_OVERRIDES": {
         "ChallengeStatusEnum": "games.models.Challenge.Status",
         "TournamentStatusEnum": "tournaments.models.Tournament.Status",
         "StartPositionEnum": "games.models.START_CHOICES",
         "ByeKindEnum": ["H", "Z"],
+        "PlayModeEnum": "tournaments.models.Tournament.PlayMode",
     },
 }
 
-# --- Security in production ------------------------------------------------------------------
-if not DEBUG:
+# --- Security headers and cookies -----------------------------------------------------------
+# Every asset is served by the site itself, so the policy allows nothing from elsewhere and no
+# inline script or style (django-csp). A page that needs more says so with a decorator.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
+# The browser features no page uses (django-permissions-policy).
+PERMISSIONS_POLICY = {
+    feature: []
+    for feature in (
+        "accelerometer",
+        "camera",
+        "display-capture",
+        "geolocation",
+        "gyroscope",
+        "magnetometer",
+        "microphone",
+        "midi",
+        "payment",
+        "usb",
+    )
+}
+SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CONTENT_TYPE_NOSNIFF = True
+if PRODUCTION_SHAPE and not DEBUG:
+    # Behind the TLS-terminating proxy (docs/deploy.md): cookies only over HTTPS, and the
+    # proxy's X-Forwarded-Proto says whether the request was.
     SESSION_COOKIE_SECURE = env.bool("SESSION_COOKIE_SECURE", default=True)
     CSRF_COOKIE_SECURE = env.bool("CSRF_COOKIE_SECURE", default=True)
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-    SECURE_CONTENT_TYPE_NOSNIFF = True
+# Where TLS ends decides these two (docs/deploy.md): off unless set.
+SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=False)
+SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=False)
 
 LOGGING = {
     "version": 1,

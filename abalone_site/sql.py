@@ -1,4 +1,6 @@
-"""Plain SQL for the few paths that run on every move, with the ORM's own value conversions.
+"""Plain SQL, with the ORM's own value conversions, for the few statements that run on every
+move: the move path's storage (``games.move_store``) and the API token lookup that authenticates
+each scripted move (``accounts.authentication``).
 
 Why: on the move path the ORM spent more CPU compiling queries than PostgreSQL spent running
 them (locking a game with its two players: 1.4 ms through the ORM, 0.25 ms as SQL). These helpers

@@ -1,10 +1,12 @@
+from csp.decorators import csp_update
 from django.contrib import admin
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from accounts import views as accounts_views
 from clubs import views as clubs_views
 from games import views as games_views
+from ratings import views as ratings_views
 
 from . import views
 
@@ -22,9 +24,20 @@ urlpatterns = [
     path(
         "accounts/tokens/<int:token_id>/revoke/", accounts_views.token_revoke, name="token-revoke"
     ),
+    # Django's own account pages, but for the throttled reset and the reset that lifts a lockout
+    path(
+        "accounts/password_reset/",
+        accounts_views.PasswordResetView.as_view(),
+        name="password_reset",
+    ),
+    path(
+        "accounts/reset/<uidb64>/<token>/",
+        accounts_views.PasswordResetConfirmView.as_view(),
+        name="password_reset_confirm",
+    ),
     path("accounts/", include("django.contrib.auth.urls")),
     path("players/", accounts_views.player_list, name="player-list"),
-    path("players/<str:username>/", accounts_views.player_detail, name="player-detail"),
+    path("players/<str:username>/", ratings_views.player_detail, name="player-detail"),
     # Clubs
     path("clubs/", clubs_views.club_list, name="club-list"),
     path("clubs/new/", clubs_views.club_create, name="club-create"),
@@ -39,12 +52,20 @@ urlpatterns = [
         name="challenge-action",
     ),
     path("games/<int:game_id>/", games_views.game_detail, name="game-detail"),
-    path("archive/", include("games.archive_urls")),
+    path("archive/", include("archive.urls")),
     path("ratings/", include("ratings.urls")),
     # Tournaments
     path("tournaments/", include("tournaments.urls")),
     # API
     path("api/v1/", include("abalone_site.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    # The split view serves its start-up script as a file (the CSP allows no inline script);
+    # Swagger UI injects one style element, the one inline thing the site allows, here only.
+    path(
+        "api/docs/",
+        csp_update({"style-src": ["'unsafe-inline'"]})(
+            SpectacularSwaggerSplitView.as_view(url_name="api-schema")
+        ),
+        name="api-docs",
+    ),
 ]

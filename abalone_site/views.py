@@ -24,7 +24,39 @@ def home(request):
 
 
 def health(request):
-    return JsonResponse({"status": "ok"})
+    """For the supervisor's and the load balancer's health checks: 200 when this process can
+    serve (the database answers), 503 when it cannot. Redis is reported, not required: without
+    it the site still serves, with live updates and background jobs delayed."""
+    checks = {"database": _database_ok(), "redis": _redis_ok()}
+    status = 200 if checks["database"] == "ok" else 503
+    return JsonResponse(
+        {"status": "ok" if status == 200 else "unavailable", **checks}, status=status
+    )
+
+
+def _database_ok() -> str:
+    from django.db import connection
+
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+        return "ok"
+    except Exception:  # noqa: BLE001 - any failure means: cannot serve
+        return "down"
+
+
+def _redis_ok() -> str:
+    from django.conf import settings
+
+    if settings.EMBEDDED:
+        return "not used"
+    from django.core.cache import cache
+
+    try:
+        cache.get("sumito-health")
+        return "ok"
+    except Exception:  # noqa: BLE001 - reported, not required
+        return "down"
 
 
 def not_found(request, exception=None):

@@ -18,12 +18,15 @@ database pool (``DB_POOL_SIZE``), since each thread holds a connection while it 
 from __future__ import annotations
 
 import asyncio
+import json
 import sys
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from tempfile import SpooledTemporaryFile
 
-MAX_IN_MEMORY_BODY = 1024 * 1024
+# The largest request body taken (REQUEST_BODY_MAX_BYTES; the longest legitimate one is a game
+# record of 200,000 characters). Kept in memory, never spooled to disk.
+DEFAULT_MAX_BODY = 1024 * 1024
 
 _request_thread = threading.local()
 
@@ -38,9 +41,12 @@ def server_loop() -> asyncio.AbstractEventLoop | None:
 class WsgiOverAsgi:
     """An ASGI application (``http`` scopes only) running ``wsgi_application`` in threads."""
 
-    def __init__(self, wsgi_application, *, threads: int | None = None) -> None:
+    def __init__(
+        self, wsgi_application, *, threads: int | None = None, max_body: int | None = None
+    ) -> None:
         self.wsgi_application = wsgi_application
         self.threads = threads
+        self.max_body = max_body
         self._executor: ThreadPoolExecutor | None = None
 
     def _pool(self) -> ThreadPoolExecutor:
@@ -52,15 +58,34 @@ class WsgiOverAsgi:
             self._executor = ThreadPoolExecutor(self.threads, thread_name_prefix="sumito-http")
         return self._executor
 
+    def _max_body(self) -> int:
+        if self.max_body is None:
+            from django.conf import settings
+
+            self.max_body = settings.REQUEST_BODY_MAX_BYTES
+        return self.max_body
+
     async def __call__(self, scope, receive, send) -> None:
         if scope["type"] != "http":
             raise ValueError(f"WsgiOverAsgi serves HTTP, not {scope['type']!r}")
-        with SpooledTemporaryFile(max_size=MAX_IN_MEMORY_BODY) as body:
+        limit = self._max_body()
+        declared = _declared_length(scope)
+        if declared is not None and declared > limit:
+            # Refused before a byte of it is read, before authentication or any other work.
+            await _too_large(send, scope, declared, limit)
+            return
+        with SpooledTemporaryFile(max_size=limit + 1) as body:
+            size = 0
             while True:
                 message = await receive()
                 if message["type"] == "http.disconnect":
                     return
-                body.write(message.get("body", b""))
+                chunk = message.get("body", b"")
+                size += len(chunk)
+                if size > limit:  # a body without a length (chunked) that outgrows the limit
+                    await _too_large(send, scope, None, limit)
+                    return
+                body.write(chunk)
                 if not message.get("more_body"):
                     break
             body.seek(0)
@@ -139,6 +164,43 @@ class _Exchange:
         )
 
 
+def _declared_length(scope) -> int | None:
+    for name, value in scope.get("headers", []):
+        if name == b"content-length":
+            try:
+                return int(value)
+            except ValueError:
+                return None
+    return None
+
+
+async def _too_large(send, scope, declared: int | None, limit: int) -> None:
+    """413: a JSON error on the API, a short page elsewhere; the connection is closed."""
+    size = f"{declared:,} bytes" if declared is not None else f"more than {limit:,} bytes"
+    detail = f"The request body is {size}; at most {limit:,} bytes are accepted."
+    if scope["path"].startswith("/api/"):
+        content_type = b"application/json"
+        body = json.dumps({"error": "too_large", "detail": detail}).encode()
+    else:
+        content_type = b"text/html; charset=utf-8"
+        body = (
+            "<!doctype html><title>Request too large</title><h1>Request too large</h1>"
+            f"<p>{detail}</p>"
+        ).encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 413,
+            "headers": [
+                (b"content-type", content_type),
+                (b"content-length", str(len(body)).encode()),
+                (b"connection", b"close"),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": body, "more_body": False})
+
+
 def _environ(scope, body) -> dict:
     script_name = scope.get("root_path", "").encode("utf8").decode("latin1")
     path_info = scope["path"].encode("utf8").decode("latin1")
@@ -164,6 +226,11 @@ def _environ(scope, body) -> dict:
     if scope.get("client"):
         environ["REMOTE_ADDR"] = scope["client"][0]
     for raw_name, raw_value in scope.get("headers", []):
+        # "X_Forwarded_Proto" and the proxy's trusted "X-Forwarded-Proto" would both become
+        # HTTP_X_FORWARDED_PROTO: drop names with underscores, as gunicorn, Django's runserver,
+        # nginx and Apache do, so a client cannot spoof a header set by the proxy.
+        if b"_" in raw_name:
+            continue
         name = raw_name.decode("latin1").upper().replace("-", "_")
         if name not in ("CONTENT_LENGTH", "CONTENT_TYPE"):
             name = "HTTP_" + name

@@ -1,7 +1,6 @@
 """API for players: me, profile, tokens, player lookup."""
 
 from django.db.models import Q
-from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics, permissions, status
 from rest_framework.response import Response
@@ -9,6 +8,7 @@ from rest_framework.views import APIView
 
 from . import services
 from .models import User
+from .selectors import player_named
 from .serializers import (
     ApiTokenCreatedSerializer,
     ApiTokenCreateSerializer,
@@ -82,5 +82,5 @@ class PlayerDetailView(APIView):
 
     @extend_schema(responses=PlayerSerializer)
     def get(self, request, username: str):
-        player = get_object_or_404(User, username__iexact=username, is_active=True)
+        player = player_named(username)
         return Response(PlayerSerializer(player).data)

@@ -1,5 +1,13 @@
-"""API token authentication: ``Authorization: Token <key>`` (or ``Bearer <key>``)."""
+"""API token authentication: ``Authorization: Token <key>`` (or ``Bearer <key>``).
 
+Failed attempts are counted per client address (``THROTTLE_RATES["token-failures"]``); an
+address over the rate gets 429 with ``Retry-After`` instead of 401, and is then refused by this
+process before its token is even looked up, until the window ends. Only failures touch the
+cache: a valid token costs nothing more (every scripted move comes this way).
+"""
+
+import threading
+import time
 from functools import cache
 
 from django.db import connection
@@ -7,6 +15,7 @@ from django.utils import timezone
 from rest_framework import authentication, exceptions
 
 from abalone_site import sql
+from abalone_site.throttle import TooManyRequests, client_ip, usage
 
 from .models import ApiToken, User, hash_token_key
 
@@ -43,8 +52,11 @@ class ApiTokenAuthentication(authentication.BaseAuthentication):
             raise exceptions.AuthenticationFailed(
                 "Malformed Authorization header: expected 'Token <key>'."
             )
+        address = client_ip(request)
+        _refuse_if_throttled(address)
         found = token_and_user(header[1].decode(errors="replace"))
         if found is None or not found[1].is_active:
+            _count_failure(request, address)
             raise exceptions.AuthenticationFailed("Invalid or revoked API token.")
         token, user = found
         now = timezone.now()
@@ -54,3 +66,30 @@ class ApiTokenAuthentication(authentication.BaseAuthentication):
 
     def authenticate_header(self, request):
         return "Token"
+
+
+# Addresses this process refuses until the given monotonic time (they went over the rate).
+_refused: dict[str, float] = {}
+_refused_lock = threading.Lock()
+
+
+def _refuse_if_throttled(address: str) -> None:
+    with _refused_lock:
+        until = _refused.get(address)
+        if until is not None and until <= time.monotonic():
+            del _refused[address]
+            until = None
+    if until is not None:
+        wait = int(until - time.monotonic()) + 1
+        raise TooManyRequests(
+            f"Too many failed API token attempts from your address. Try again in {wait} s.",
+            retry_after=wait,
+        )
+
+
+def _count_failure(request, address: str) -> None:
+    counted = usage(request, "token-failures", address, increment=True)
+    if counted is not None and counted["should_limit"]:
+        with _refused_lock:
+            _refused[address] = time.monotonic() + max(1, counted["time_left"])
+        _refuse_if_throttled(address)

@@ -1,11 +1,15 @@
 from django_countries.serializer_fields import CountryField
 from rest_framework import serializers
 
+from abalone_site.serializers import StrictSerializer, TextField
+
 from .models import ApiToken, User
 
 
 class PlayerSerializer(serializers.ModelSerializer):
-    country = CountryField(country_dict=False)
+    country = CountryField(
+        country_dict=False, allow_blank=True, help_text="ISO 3166 code, or blank"
+    )
     url = serializers.SerializerMethodField()
 
     class Meta:
@@ -23,9 +27,9 @@ class MeSerializer(PlayerSerializer):
         read_only_fields = fields
 
 
-class ProfileUpdateSerializer(serializers.Serializer):
+class ProfileUpdateSerializer(StrictSerializer):
     display_name = serializers.CharField(max_length=60, required=False, allow_blank=True)
-    country = serializers.CharField(max_length=2, required=False, allow_blank=True)
+    country = CountryField(required=False, allow_blank=True, help_text="ISO 3166 code, or blank")
     bio = serializers.CharField(max_length=1000, required=False, allow_blank=True)
 
 
@@ -36,8 +40,8 @@ class ApiTokenSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-class ApiTokenCreateSerializer(serializers.Serializer):
-    name = serializers.CharField(max_length=60)
+class ApiTokenCreateSerializer(StrictSerializer):
+    name = TextField(min_length=1, max_length=60, help_text="what the token is for")
 
 
 class ApiTokenCreatedSerializer(ApiTokenSerializer):

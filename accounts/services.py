@@ -6,7 +6,7 @@ from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
-from abalone_site.errors import InvalidInput, NotFound
+from abalone_site.errors import Conflict, InvalidInput, NotFound
 
 from .models import ApiToken, User, hash_token_key
 from .validators import validate_username
@@ -70,7 +70,7 @@ def api_token_create(*, user: User, name: str) -> tuple[ApiToken, str]:
         raise InvalidInput("A token name has at most 60 characters.", code="invalid_name")
     with transaction.atomic():
         if user.api_tokens.count() >= MAX_TOKENS_PER_USER:
-            raise InvalidInput(
+            raise Conflict(
                 f"You already have {MAX_TOKENS_PER_USER} tokens: revoke one first.",
                 code="too_many_tokens",
             )

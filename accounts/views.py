@@ -2,16 +2,19 @@
 
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.db.models import Q
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from abalone_site.errors import ServiceError
+from abalone_site.throttle import client_ip, throttle
 
 from . import services
 from .forms import ProfileForm, SignupForm, TokenForm
+from .lockout import lift
 from .models import User
 
 
@@ -19,6 +22,8 @@ def signup(request):
     if request.user.is_authenticated:
         return redirect("home")
     form = SignupForm(request.POST or None)
+    if request.method == "POST":
+        throttle(request, "signup", client_ip(request), what="sign-ups from this address")
     if request.method == "POST" and form.is_valid():
         try:
             user = services.user_signup(
@@ -101,13 +106,22 @@ def player_list(request):
     return render(request, "accounts/player_list.html", {"page": page, "query": query})
 
 
-def player_detail(request, username: str):
-    player = get_object_or_404(User, username__iexact=username, is_active=True)
-    memberships = player.memberships.select_related("club").order_by("club__name")
-    from ratings.views import player_profile_context
+class PasswordResetView(auth_views.PasswordResetView):
+    """Django's, throttled: at most ``THROTTLE_RATES["password-reset-email"]`` e-mails an hour
+    to one address (whether or not an account has it: the page says the same either way), and
+    a ceiling per client address over every address it asks for."""
 
-    return render(
-        request,
-        "accounts/player_detail.html",
-        {"player": player, "memberships": memberships, **player_profile_context(request, player)},
-    )
+    def form_valid(self, form):
+        email = form.cleaned_data["email"].strip().lower()
+        throttle(self.request, "password-reset-address", client_ip(self.request), what="resets")
+        throttle(self.request, "password-reset-email", email, what="resets for this address")
+        return super().form_valid(form)
+
+
+class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
+    """Django's; a password set this way also lifts the account's login lockout."""
+
+    def form_valid(self, form):
+        response = super().form_valid(form)
+        lift(form.user.username)
+        return response

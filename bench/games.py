@@ -621,7 +621,7 @@ async def gather_limited(coroutines, limit: int):
     return await asyncio.gather(*(run(c) for c in coroutines))
 
 
-def game_settings(base_seconds: int, increment_seconds: int) -> dict:
+def options(base_seconds: int, increment_seconds: int) -> dict:
     return {
         "base_seconds": base_seconds,
         "increment_seconds": increment_seconds,
@@ -657,7 +657,7 @@ async def _moves_phase(
     """Start ``args.games`` games, play WARMUP_PLIES in each unmeasured (every web process
     then has its code loaded and its connections open), then measure up to
     ``args.moves_per_game`` plies at the ``rate`` given (None: as fast as the server answers)."""
-    settings = game_settings(args.base_seconds, args.increment_seconds)
+    settings = options(args.base_seconds, args.increment_seconds)
     stats = MoveStats()
     label = f"paced at {rate:.0f} moves/s" if rate else "closed loop"
     log(f"{label}: starting {args.games} games through the API (challenge + accept)")
@@ -762,7 +762,7 @@ async def flag_setup(
     def deadline_of(game_id: int) -> datetime | None:
         return Game.objects.filter(pk=game_id).values_list("flag_deadline", flat=True).first()
 
-    settings = game_settings(FLAG_BASE_SECONDS, 0)
+    settings = options(FLAG_BASE_SECONDS, 0)
     conns = [Connection("127.0.0.1", port) for _ in range(args.flag_games)]
     pairs = [(players[2 * i], players[2 * i + 1]) for i in range(args.flag_games)]
     log(f"starting {args.flag_games} flag games ({FLAG_BASE_SECONDS} s clock, no increment)")
@@ -1103,6 +1103,7 @@ def queries_per_move() -> str:
     from accounts.services import api_token_create
     from games import engine, services
     from games.models import Game
+    from games.options import GameOptions
 
     black = User.objects.create_user(username="queries_b", password=None)
     white = User.objects.create_user(username="queries_w", password=None)
@@ -1113,7 +1114,7 @@ def queries_per_move() -> str:
     game = services.game_create(
         black=black,
         white=white,
-        game_settings=services.GameSettings(600, 5, 6, "belgian", True),
+        options=GameOptions(600, 5, 6, "belgian", True),
         now=timezone.now(),
     )
     client = Client(HTTP_HOST="127.0.0.1")

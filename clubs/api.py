@@ -11,16 +11,16 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from abalone_site.errors import NotAllowed, NotFound
-from accounts.models import User
+from accounts.selectors import player_named
 
 from . import selectors, services
 from .models import Club, JoinRequest, Membership
 from .serializers import (
+    ClubJoinSerializer,
     ClubSerializer,
     ClubUpdateSerializer,
     ClubWriteSerializer,
     JoinRequestSerializer,
-    JoinSerializer,
     MembershipSerializer,
     UsernameSerializer,
 )
@@ -40,13 +40,6 @@ def _club(slug: str) -> Club:
     if club is None:
         raise NotFound(f"There is no club '{slug}'.")
     return club
-
-
-def _player(username: str) -> User:
-    player = User.objects.filter(username__iexact=username).first()
-    if player is None:
-        raise NotFound(f"There is no player called '{username}'.")
-    return player
 
 
 def _club_data(club: Club) -> dict:
@@ -94,9 +87,9 @@ class ClubDetailView(APIView):
 class ClubJoinView(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(request=JoinSerializer, responses={201: JoinResult})
+    @extend_schema(request=ClubJoinSerializer, responses={201: JoinResult})
     def post(self, request, slug: str):
-        serializer = JoinSerializer(data=request.data)
+        serializer = ClubJoinSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         outcome = services.club_join(
             user=request.user, club=_club(slug), **serializer.validated_data
@@ -135,7 +128,9 @@ class ClubMemberDetailView(APIView):
 
     @extend_schema(responses={204: None}, description="Remove a member (admins; owner for admins).")
     def delete(self, request, slug: str, username: str):
-        services.club_member_remove(actor=request.user, club=_club(slug), user=_player(username))
+        services.club_member_remove(
+            actor=request.user, club=_club(slug), user=player_named(username)
+        )
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -152,7 +147,7 @@ class ClubMemberRoleView(APIView):
             if self.change == "promote"
             else services.club_member_demote
         )
-        membership = service(actor=request.user, club=_club(slug), user=_player(username))
+        membership = service(actor=request.user, club=_club(slug), user=player_named(username))
         return Response(MembershipSerializer(membership).data)
 
 
@@ -166,7 +161,7 @@ class ClubTransferView(APIView):
         membership = services.club_ownership_transfer(
             actor=request.user,
             club=_club(slug),
-            user=_player(serializer.validated_data["username"]),
+            user=player_named(serializer.validated_data["username"]),
         )
         return Response(MembershipSerializer(membership).data)
 

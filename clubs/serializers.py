@@ -1,5 +1,6 @@
 from rest_framework import serializers
 
+from abalone_site.serializers import StrictSerializer, TextField
 from accounts.serializers import PlayerSerializer
 
 from .models import Club, JoinRequest, Membership
@@ -27,15 +28,15 @@ class ClubSerializer(serializers.ModelSerializer):
         return club.get_absolute_url()
 
 
-class ClubWriteSerializer(serializers.Serializer):
-    name = serializers.CharField(max_length=80)
+class ClubWriteSerializer(StrictSerializer):
+    name = TextField(min_length=2, max_length=80)
     description = serializers.CharField(max_length=2000, required=False, allow_blank=True)
     location = serializers.CharField(max_length=80, required=False, allow_blank=True)
     admission = serializers.ChoiceField(choices=Club.Admission.choices, required=False)
 
 
 class ClubUpdateSerializer(ClubWriteSerializer):
-    name = serializers.CharField(max_length=80, required=False)
+    name = TextField(min_length=2, max_length=80, required=False)
 
 
 class MembershipSerializer(serializers.ModelSerializer):
@@ -57,9 +58,9 @@ class JoinRequestSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-class JoinSerializer(serializers.Serializer):
+class ClubJoinSerializer(StrictSerializer):
     message = serializers.CharField(max_length=300, required=False, allow_blank=True)
 
 
-class UsernameSerializer(serializers.Serializer):
+class UsernameSerializer(StrictSerializer):
     username = serializers.CharField(max_length=30)

@@ -5,6 +5,9 @@ so two admins acting at once are serialised (on SQLite the IMMEDIATE transaction
 guarantee). Each service checks the actor's role itself: views and the API only translate.
 """
 
+from datetime import timedelta
+
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.text import slugify
@@ -142,9 +145,7 @@ def club_join(*, user: User, club: Club, message: str = "") -> Membership | Join
                 code="request_pending",
             )
         request = JoinRequest.objects.create(club=club, user=user, message=message.strip()[:300])
-        from .tasks import notify_join_request
-
-        enqueue(notify_join_request, request.pk)
+        enqueue("clubs.tasks.notify_join_request", request.pk)
         return request
 
 
@@ -288,3 +289,15 @@ def join_request_admins_notify(*, request_id: int, now=None) -> bool:
             fail_silently=True,
         )
     return True
+
+
+def join_requests_notify_pending(*, now) -> int:
+    """Notify the admins of every pending request older than ``CATCH_UP_SECONDS`` whose notice
+    has not gone out (the message sent when it was made was lost: Redis was down, say); how
+    many were sent. Idempotent, like each notice."""
+    pending = JoinRequest.objects.filter(
+        status=JoinRequest.Status.PENDING,
+        admins_notified_at__isnull=True,
+        created_at__lte=now - timedelta(seconds=settings.CATCH_UP_SECONDS),
+    ).values_list("pk", flat=True)
+    return sum(join_request_admins_notify(request_id=pk, now=now) for pk in pending)

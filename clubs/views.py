@@ -7,8 +7,8 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from abalone_site.errors import NotFound, ServiceError
-from accounts.models import User
+from abalone_site.errors import ServiceError
+from accounts.selectors import player_named
 
 from . import selectors, services
 from .forms import ClubForm, TransferForm
@@ -76,13 +76,6 @@ def club_edit(request, slug: str):
     return render(request, "clubs/club_form.html", {"form": form, "club": club})
 
 
-def _player(username: str) -> User:
-    player = User.objects.filter(username__iexact=username.strip()).first()
-    if player is None:
-        raise NotFound(f"There is no player called '{username.strip()}'.")
-    return player
-
-
 @login_required
 @require_POST
 def club_action(request, slug: str, action: str):
@@ -105,7 +98,7 @@ def club_action(request, slug: str, action: str):
                 services.club_leave(user=actor, club=club)
                 messages.success(request, f"You left {club.name}.")
             case "remove" | "promote" | "demote":
-                target = _player(request.POST.get("username", ""))
+                target = player_named(request.POST.get("username", ""))
                 service = {
                     "remove": services.club_member_remove,
                     "promote": services.club_member_promote,
@@ -114,7 +107,7 @@ def club_action(request, slug: str, action: str):
                 service(actor=actor, club=club, user=target)
                 messages.success(request, f"{target.username}: {action}d.")
             case "transfer":
-                target = _player(request.POST.get("username", ""))
+                target = player_named(request.POST.get("username", ""))
                 services.club_ownership_transfer(actor=actor, club=club, user=target)
                 messages.success(request, f"{target.username} now owns {club.name}.")
             case "approve" | "decline":

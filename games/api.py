@@ -8,8 +8,9 @@ from rest_framework import generics, permissions, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from abalone_site.errors import NotFound
-from accounts.models import User
+from abalone_site.errors import InvalidInput, NotFound
+from abalone_site.schema import choice_or_blank
+from abalone_site.throttle import throttle
 from games import selectors, services
 from games.models import Challenge, Game
 from games.serializers import (
@@ -19,24 +20,18 @@ from games.serializers import (
     MoveSerializer,
 )
 
+GAME_STATUSES = ["started", "finished", "aborted"]
+
 
 def current_state(game_id: int) -> dict:
-    """The game's state as of now, adjudicating a passed deadline first (reads flag too)."""
+    """The game's state as of now (a fallen flag adjudicated first, by the service)."""
     now = timezone.now()
-    game = Game.objects.select_related("black", "white").filter(pk=game_id).first()
-    if game is None:
-        raise NotFound(f"There is no game {game_id}.")
-    if (
-        game.is_active
-        and game.clock.is_flagged(now)
-        and services.game_adjudicate(game_id=game_id, now=now)
-    ):
-        game.refresh_from_db()
-    return selectors.game_state(game, now=now)
+    return selectors.game_state(services.game_current(game_id=game_id, now=now), now=now)
 
 
 class ChallengeListView(APIView):
     permission_classes = [permissions.IsAuthenticatedOrReadOnly]
+    schema_errors = {"POST": ("404", "422")}  # an opponent who does not exist; yourself
 
     @extend_schema(
         responses=ChallengeSerializer(many=True),
@@ -54,24 +49,9 @@ class ChallengeListView(APIView):
     def post(self, request):
         serializer = ChallengeCreateSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        data = serializer.validated_data
-        opponent = None
-        if data.get("opponent"):
-            opponent = User.objects.filter(username__iexact=data["opponent"].strip()).first()
-            if opponent is None:
-                raise NotFound(f"There is no player called '{data['opponent']}'.")
-        challenge = services.challenge_create(
-            challenger=request.user,
-            opponent=opponent,
-            colour=data["colour"],
-            game_settings=services.GameSettings(
-                base_seconds=data["base_seconds"],
-                increment_seconds=data["increment_seconds"],
-                marbles_to_win=data["marbles_to_win"],
-                start=data["start"],
-                rated=data["rated"],
-            ),
-            now=timezone.now(),
+        throttle(request, "challenges", f"user:{request.user.pk}", what="challenges")
+        challenge = services.challenge_create_from_choices(
+            challenger=request.user, choices=serializer.validated_data, now=timezone.now()
         )
         return Response(ChallengeSerializer(challenge).data, status=status.HTTP_201_CREATED)
 
@@ -86,7 +66,7 @@ class ChallengeDetailView(APIView):
             raise NotFound(f"There is no challenge {challenge_id}.")
         return Response(ChallengeSerializer(challenge).data)
 
-    @extend_schema(responses=ChallengeSerializer, description="Cancel your challenge.")
+    @extend_schema(responses={200: ChallengeSerializer}, description="Cancel your challenge.")
     def delete(self, request, challenge_id: int):
         challenge = services.challenge_cancel(
             challenge_id=challenge_id, user=request.user, now=timezone.now()
@@ -126,8 +106,8 @@ class GameListView(generics.ListAPIView):
 
     @extend_schema(
         parameters=[
-            OpenApiParameter("status", str, enum=["started", "finished", "aborted"]),
-            OpenApiParameter("player", str, description="username"),
+            OpenApiParameter("status", choice_or_blank(GAME_STATUSES), description="blank: any"),
+            OpenApiParameter("player", str, description="username: that player's games"),
         ]
     )
     def get(self, request, *args, **kwargs):
@@ -137,6 +117,11 @@ class GameListView(generics.ListAPIView):
         games = Game.objects.select_related("black", "white").order_by("-created_at")
         status_filter = self.request.query_params.get("status")
         if status_filter:
+            if status_filter not in GAME_STATUSES:
+                raise InvalidInput(
+                    f"status must be one of {', '.join(GAME_STATUSES)}, not '{status_filter}'.",
+                    code="bad_status",
+                )
             games = games.filter(status=status_filter)
         player = self.request.query_params.get("player")
         if player:
@@ -167,6 +152,7 @@ def state_after(game: Game) -> dict:
 
 class GameMoveView(APIView):
     permission_classes = [permissions.IsAuthenticated]
+    schema_errors = ("422",)  # a move the position does not allow
 
     @extend_schema(request=MoveSerializer, responses=OpenApiTypes.OBJECT)
     def post(self, request, game_id: int):

@@ -2,8 +2,8 @@
 
 The server never ticks a clock. It stores, per game, what each side had left when the current turn
 began and the instant the turn began; remaining time is computed on read. The *deadline* is the
-instant the side to move runs out; it is stored (indexed) on the game so a sweep can find flagged
-games without anyone watching.
+instant the side to move runs out; it is stored on the game so a sweep can find flagged games
+without anyone watching.
 
 Two phases:
 
@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
-BLACK, WHITE = "b", "w"
+from games.engine.position import BLACK, WHITE
 
 
 @dataclass(frozen=True)

@@ -10,11 +10,11 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.utils import timezone
 
-from abalone_site.errors import ServiceError
+from abalone_site.errors import NotFound, ServiceError
+from abalone_site.parsers import MalformedJSON, loads
 from abalone_site.renderers import encode_json
 from games import services
 from games.events import game_group
-from games.models import Game
 from games.selectors import game_state
 
 
@@ -61,6 +61,20 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
     async def encode_json(cls, content):
         return encode_json(content).decode()
 
+    @classmethod
+    async def decode_json(cls, text_data):
+        return loads(text_data)
+
+    async def receive(self, text_data=None, bytes_data=None, **kwargs):
+        """As the JSON consumer's, but a message that is not acceptable JSON (nested a thousand
+        deep, say) is answered with an error instead of closing the socket with a crash."""
+        try:
+            content = await self.decode_json(text_data if text_data is not None else bytes_data)
+        except MalformedJSON as error:
+            await self._error("malformed", str(error))
+            return
+        await self.receive_json(content, **kwargs)
+
     async def _move(self, content):
         user = self.scope.get("user")
         if user is None or not user.is_authenticated:
@@ -86,5 +100,10 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
 
     @database_sync_to_async
     def _state(self):
-        game = Game.objects.select_related("black", "white").filter(pk=self.game_id).first()
-        return None if game is None else game_state(game, now=timezone.now())
+        """The state as the API gives it (a fallen flag adjudicated first); None: no game."""
+        now = timezone.now()
+        try:
+            game = services.game_current(game_id=self.game_id, now=now)
+        except NotFound:
+            return None
+        return game_state(game, now=now)

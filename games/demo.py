@@ -22,10 +22,10 @@ def _choose(position: engine.Position, rng: random.Random) -> str:
 
 
 def play_demo_game(
-    *, black, white, game_settings, start_at: datetime, plies: int | None, rng: random.Random
+    *, black, white, options, start_at: datetime, plies: int | None, rng: random.Random
 ) -> Game:
     """Play ``plies`` moves (``None``: to the end) starting at ``start_at``."""
-    game = services.game_create(black=black, white=white, game_settings=game_settings, now=start_at)
+    game = services.game_create(black=black, white=white, options=options, now=start_at)
     now = start_at
     while game.is_active and (plies is None or game.ply < plies):
         now += timedelta(seconds=rng.uniform(1.5, 6.0))

@@ -1,8 +1,7 @@
 from django import forms
 
-from games import engine
 from games.models import START_CHOICES, Challenge
-from games.selectors import PRESETS
+from games.options import PRESETS
 
 
 class ChallengeForm(forms.Form):
@@ -28,16 +27,25 @@ class ChallengeForm(forms.Form):
 
     def clean(self):
         data = super().clean()
-        if data.get("preset") == "custom":
-            if not data.get("base_minutes"):
-                self.add_error("base_minutes", "A custom time control needs the minutes each.")
-            data["base_seconds"] = round((data.get("base_minutes") or 0) * 60)
-            data["increment"] = data.get("increment_seconds") or 0
-            data["marbles"] = data.get("marbles_to_win") or 6
-        elif data.get("preset") in PRESETS:
-            _label, base, increment, marbles = PRESETS[data["preset"]]
-            data["base_seconds"], data["increment"] = base, increment
-            data["marbles"] = data.get("marbles_to_win") or marbles
-        if data.get("start") not in engine.START_NAMES:
-            self.add_error("start", "Unknown start position.")
+        if data.get("preset") == "custom" and not data.get("base_minutes"):
+            self.add_error("base_minutes", "A custom time control needs the minutes each.")
         return data
+
+    def choices(self) -> dict:
+        """The challenge as ``games.services.challenge_create_from_choices`` takes it (after
+        ``is_valid()``): a preset's clock, or the custom one; an empty field is not given."""
+        data = self.cleaned_data
+        choices = {
+            "opponent": data.get("opponent") or "",
+            "colour": data["colour"],
+            "start": data["start"],
+            "rated": data["rated"],
+        }
+        if data.get("marbles_to_win"):
+            choices["marbles_to_win"] = data["marbles_to_win"]
+        if data["preset"] == "custom":
+            choices["base_seconds"] = round(data["base_minutes"] * 60)
+            choices["increment_seconds"] = data.get("increment_seconds") or 0
+        else:
+            choices["preset"] = data["preset"]
+        return choices

@@ -102,6 +102,9 @@ class Game(TimeControlFields):
     max_plies = models.PositiveIntegerField(default=400)
     max_plies_result = models.CharField(max_length=8, default="draw")
     first_move_seconds = models.PositiveIntegerField(default=60)
+    # A first move not made in time loses by forfeit (a game of an event, whose board then
+    # records a forfeit) instead of abandoning the game (rated) or aborting it (casual).
+    forfeit_if_unplayed = models.BooleanField(default=False)
 
     status = models.CharField(
         max_length=10, choices=Status.choices, default=Status.STARTED, db_index=True

@@ -10,15 +10,6 @@ from accounts.models import User
 from games import engine
 from games.models import Challenge, Game, Move
 
-PRESETS = {
-    # name: (label, base seconds, increment seconds, marbles to win)
-    "blitz-3+2": ("Blitz 3+2", 180, 2, 4),
-    "blitz-5+0": ("Blitz 5+0", 300, 0, 4),
-    "rapid-10+0": ("Rapid 10+0", 600, 0, 6),
-    "rapid-15+0": ("Rapid 15+0", 900, 0, 6),
-    "classical-30+0": ("Classical 30+0", 1800, 0, 6),
-}
-
 
 def _player(user: User) -> dict:
     return {"username": user.username, "display_name": user.shown_name}
@@ -128,10 +119,8 @@ def rating_changes(game: Game) -> dict:
     """How the game moved both ratings (empty until a rated game is finished)."""
     if game.is_active or not game.rated:
         return {}
-    from ratings.models import RatingChange
-
     changes = {}
-    for change in RatingChange.objects.filter(game=game):
+    for change in game.rating_changes.all():  # ratings.RatingChange, by its reverse relation
         side = "black" if change.user_id == game.black_id else "white"
         changes[side] = {
             "before": change.rating_before,

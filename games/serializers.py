@@ -1,15 +1,18 @@
 from rest_framework import serializers
 
+from abalone_site.serializers import StrictSerializer
 from accounts.serializers import PlayerSerializer
 from games.models import START_CHOICES, Challenge
-from games.selectors import PRESETS
+from games.options import PRESETS
 
 
 class ChallengeSerializer(serializers.ModelSerializer):
     challenger = PlayerSerializer(read_only=True)
-    opponent = PlayerSerializer(read_only=True)
+    opponent = PlayerSerializer(read_only=True, allow_null=True, help_text="null: an open seek")
     time_control = serializers.CharField(source="time_control_label", read_only=True)
-    game = serializers.PrimaryKeyRelatedField(read_only=True)
+    game = serializers.PrimaryKeyRelatedField(
+        read_only=True, allow_null=True, help_text="the game, once accepted"
+    )
 
     class Meta:
         model = Challenge
@@ -32,7 +35,7 @@ class ChallengeSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-class ChallengeCreateSerializer(serializers.Serializer):
+class ChallengeCreateSerializer(StrictSerializer):
     opponent = serializers.CharField(
         required=False, allow_blank=True, help_text="username; empty for an open seek"
     )
@@ -51,25 +54,34 @@ class ChallengeCreateSerializer(serializers.Serializer):
     start = serializers.ChoiceField(choices=START_CHOICES, default="belgian")
     rated = serializers.BooleanField(default=True)
 
-    def validate(self, data):
-        preset = data.get("preset")
-        if preset:
-            _label, base, increment, marbles = PRESETS[preset]
-            data.setdefault("base_seconds", base)
-            data.setdefault("increment_seconds", increment)
-            data.setdefault("marbles_to_win", marbles)
-        elif "base_seconds" not in data:
-            raise serializers.ValidationError(
-                "Give a preset or base_seconds (null for no clock) and increment_seconds."
-            )
-        data.setdefault("increment_seconds", 0)
-        data.setdefault("marbles_to_win", 6)
-        return data
+    #: A preset or base_seconds (null: no clock); a game without a clock is not rated. The
+    #: service enforces both (games.options), with their own error codes.
+    request_body_required = True
+    request_schema_rules = {
+        "anyOf": [
+            {"required": ["preset"], "properties": {"base_seconds": {"type": "integer"}}},
+            {"required": ["base_seconds"], "properties": {"base_seconds": {"type": "integer"}}},
+            {
+                "required": ["base_seconds", "rated"],
+                "properties": {"rated": {"type": "boolean", "not": {"enum": [True]}}},
+            },
+        ]
+    }
 
 
-class MoveSerializer(serializers.Serializer):
-    move = serializers.CharField(max_length=32, help_text="notation, e.g. a1b2 or c3c5d4")
-    ply = serializers.IntegerField(min_value=0, help_text="the game's version (ply) you saw")
+class MoveSerializer(StrictSerializer):
+    move = serializers.RegexField(
+        r"^\s*[a-iA-I][1-9][a-iA-I][1-9]([a-iA-I][1-9])?\s*$",
+        max_length=32,
+        help_text="notation: two cells in line (a1b2) or three for a broadside (c3c5d4)",
+        error_messages={
+            "invalid": "A move is two cell names (in line, e.g. a1b2) or three (broadside, "
+            "e.g. c3c5d4); a cell is a letter a-i and a digit 1-9."
+        },
+    )
+    ply = serializers.IntegerField(
+        min_value=0, max_value=2**31 - 1, help_text="the game's version (ply) you saw"
+    )
 
 
 class GameSummarySerializer(serializers.Serializer):

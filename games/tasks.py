@@ -1,15 +1,10 @@
-"""Celery tasks: thin, idempotent, fetching by id. The clock's correctness is the sweep's."""
+"""Celery tasks: thin and idempotent. Flags are found by the deadline watcher of every web
+process (games.deadlines); beat's sweep here is the second net."""
 
 from celery import shared_task
 from django.utils import timezone
 
 from games import services
-
-
-@shared_task(name="games.tasks.adjudicate_game", ignore_result=True)
-def adjudicate_game(game_id: int) -> bool:
-    """Scheduled at a game's deadline; a late, early or duplicate delivery changes nothing."""
-    return services.game_adjudicate(game_id=game_id, now=timezone.now())
 
 
 @shared_task(name="games.tasks.sweep_flags", ignore_result=True, expires=5)

@@ -4,17 +4,15 @@ import json
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
-from abalone_site.errors import NotFound, ServiceError
-from accounts.models import User
+from abalone_site.errors import ServiceError
+from abalone_site.throttle import throttle
 from games import selectors, services
-from games.api import current_state
 from games.forms import ChallengeForm
-from games.models import Game
 
 
 def lobby(request):
@@ -24,8 +22,12 @@ def lobby(request):
         if not request.user.is_authenticated:
             return redirect(f"{reverse('login')}?next={request.path}")
         if form.is_valid():
+            # over the rate: a 429 page (the API counts against the same rate)
+            throttle(request, "challenges", f"user:{request.user.pk}", what="challenges")
             try:
-                challenge = _create_challenge(request.user, form.cleaned_data, now)
+                challenge = services.challenge_create_from_choices(
+                    challenger=request.user, choices=form.choices(), now=now
+                )
             except ServiceError as error:
                 form.add_error(None, error.detail)
             else:
@@ -47,27 +49,6 @@ def lobby(request):
             [c.pk for c in context["challenges"] if c.challenger_id == request.user.pk]
         )
     return render(request, "games/lobby.html", context)
-
-
-def _create_challenge(user, data, now):
-    opponent = None
-    if data.get("opponent"):
-        opponent = User.objects.filter(username__iexact=data["opponent"].strip()).first()
-        if opponent is None:
-            raise NotFound(f"There is no player called '{data['opponent'].strip()}'.")
-    return services.challenge_create(
-        challenger=user,
-        opponent=opponent,
-        colour=data["colour"],
-        game_settings=services.GameSettings(
-            base_seconds=data["base_seconds"],
-            increment_seconds=data["increment"],
-            marbles_to_win=data["marbles"],
-            start=data["start"],
-            rated=data["rated"],
-        ),
-        now=now,
-    )
 
 
 @login_required
@@ -97,8 +78,9 @@ def challenge_action(request, challenge_id: int, action: str):
 
 
 def game_detail(request, game_id: int):
-    game = get_object_or_404(Game.objects.select_related("black", "white"), pk=game_id)
-    state = current_state(game_id)
+    now = timezone.now()
+    game = services.game_current(game_id=game_id, now=now)  # a ServiceError is a 404 page
+    state = selectors.game_state(game, now=now)
     colour = game.colour_of(request.user) if request.user.is_authenticated else None
     return render(
         request,

@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from .models import PlayerRating, RatingChange
+from .models import PlayerRating, RatingChange, RecomputeRequest
 
 
 @admin.register(PlayerRating)
@@ -23,3 +23,8 @@ class RatingChangeAdmin(admin.ModelAdmin):
     )
     list_filter = ("category",)
     raw_id_fields = ("user", "game", "board")
+
+
+@admin.register(RecomputeRequest)
+class RecomputeRequestAdmin(admin.ModelAdmin):
+    list_display = ("since", "reason", "requested_at", "done_at")

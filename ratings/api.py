@@ -9,11 +9,11 @@ from rest_framework import permissions
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from abalone_site.errors import NotFound
-from abalone_site.pagination import Pagination
-from accounts.models import User
+from abalone_site.pagination import Pagination, page_parameters
+from abalone_site.schema import choice_or_blank
+from accounts.selectors import player_named
 
-from . import selectors
+from . import elo, selectors
 
 
 class LeaderboardPagination(Pagination):
@@ -24,24 +24,32 @@ class LeaderboardView(APIView):
     """Active players of one category (a rated game in the last ``days``), best first."""
 
     permission_classes = [permissions.AllowAny]
+    schema_errors = ("404",)  # a club, player or tournament that does not exist
 
     @extend_schema(
         parameters=[
             OpenApiParameter(
                 "category",
-                str,
-                enum=["blitz", "rapid", "classical"],
-                description=f"default {selectors.LEADERBOARD_DEFAULT_CATEGORY}",
+                choice_or_blank(elo.CATEGORIES),
+                description=f"blank: {selectors.LEADERBOARD_DEFAULT_CATEGORY}",
             ),
-            OpenApiParameter("club", str, description="club slug: its members only"),
+            OpenApiParameter("club", str, description="club slug: its members only (unknown: 404)"),
             OpenApiParameter(
                 "days",
-                int,
-                description=f"activity window in days, 1-{selectors.LEADERBOARD_MAX_DAYS} "
-                f"(default {selectors.LEADERBOARD_DEFAULT_DAYS})",
+                {
+                    "anyOf": [
+                        {
+                            "type": "integer",
+                            "minimum": 1,
+                            "maximum": selectors.LEADERBOARD_MAX_DAYS,
+                        },
+                        {"type": "string", "enum": [""]},
+                    ]
+                },
+                description="activity window in days "
+                f"(blank: {selectors.LEADERBOARD_DEFAULT_DAYS})",
             ),
-            OpenApiParameter("limit", int),
-            OpenApiParameter("offset", int),
+            *page_parameters(LeaderboardPagination),
         ],
         responses=OpenApiTypes.OBJECT,
     )
@@ -85,9 +93,7 @@ class PlayerRatingsView(APIView):
 
     @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request, username: str):
-        player = User.objects.filter(username__iexact=username, is_active=True).first()
-        if player is None:
-            raise NotFound(f"There is no player called '{username}'.")
+        player = player_named(username)
         history = selectors.rating_history(player)
         ratings = {}
         for row in selectors.player_ratings(player):

@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 
 DEFAULT_RATING = 1500
+#: Black's score for each rated result (White's is one minus it); other results are not rated.
+SCORES = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}
 PROVISIONAL_GAMES = 30
 RATING_DIFFERENCE_CAP = 400
 CATEGORIES = ("blitz", "rapid", "classical")
@@ -77,6 +79,28 @@ def rate_game(black: PlayerState, white: PlayerState, black_score: float) -> tup
         k=k_factor(games_played=white.games, reached_2400=white.reached_2400),
     )
     return black_delta, white_delta
+
+
+@dataclass(frozen=True)
+class RatedSide:
+    """One player's side of a rated result: their state before and after, the opponent's
+    rating before the game, and their score."""
+
+    before: PlayerState
+    after: PlayerState
+    opponent_rating: int
+    score: float
+
+
+def rate_result(black: PlayerState, white: PlayerState, result: str) -> tuple[RatedSide, RatedSide]:
+    """Black's and White's sides of ``result`` (a key of :data:`SCORES`): the one step that
+    applying a game and replaying the history both take."""
+    black_score = SCORES[result]
+    black_delta, white_delta = rate_game(black, white, black_score)
+    return (
+        RatedSide(black, black.after(black_delta), white.rating, black_score),
+        RatedSide(white, white.after(white_delta), black.rating, 1.0 - black_score),
+    )
 
 
 def performance_rating(opponent_ratings: list[int], score: float) -> int | None:

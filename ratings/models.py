@@ -75,3 +75,24 @@ class RatingChange(models.Model):
     @property
     def delta(self) -> int:
         return self.rating_after - self.rating_before
+
+
+class RecomputeRequest(models.Model):
+    """The ratings must be replayed from ``since``: a director corrected a rated result.
+
+    The replay runs in a background job (``ratings.tasks.recompute_requested``), never inside the
+    web request; until it has run, ``done_at`` is empty and the pages say that ratings are
+    being updated.
+    """
+
+    since = models.DateTimeField()
+    reason = models.CharField(max_length=200, blank=True)
+    requested_at = models.DateTimeField()
+    done_at = models.DateTimeField(null=True, blank=True, db_index=True)
+
+    class Meta:
+        ordering = ["pk"]
+
+    def __str__(self) -> str:
+        state = "done" if self.done_at else "pending"
+        return f"recompute from {self.since:%Y-%m-%d %H:%M} ({state})"

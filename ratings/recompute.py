@@ -18,8 +18,9 @@ from django.db.models import Count, Max, Min
 
 from games.models import Game
 from ratings import elo
-from ratings.models import PlayerRating, RatingChange
-from ratings.services import SCORES
+from ratings.elo import SCORES
+from ratings.models import PlayerRating, RatingChange, RecomputeRequest
+from ratings.services import rating_change_rows
 from tournaments.models import Board, ResultChange
 
 BATCH = 5000
@@ -156,12 +157,19 @@ def ratings_recompute(
 ) -> RecomputeReport:
     """Replay every rated result from ``since`` (default: the beginning) and store the result.
 
-    Holds the lock on every rating row while it runs, so no game can be rated half-way.
+    Holds the lock on every rating row while it runs, so no game can be rated half-way; the rows
+    are locked in (user id, category) order, the order of every rating lock
+    (``ratings.services.locked_ratings``), so a game finishing meanwhile waits instead of
+    deadlocking.
     """
     report = RecomputeReport()
     default = settings.RATING_DEFAULT
     with transaction.atomic():
-        list(PlayerRating.objects.select_for_update().values_list("pk", flat=True))
+        list(
+            PlayerRating.objects.select_for_update()
+            .order_by("user_id", "category")
+            .values_list("pk", flat=True)
+        )
         states, peaks = _states_before(since)
         sources = rated_sources(since)
         old = (
@@ -192,30 +200,23 @@ def ratings_recompute(
             white_key = (source.white_id, source.category)
             black = states.get(black_key, elo.PlayerState(default, 0, False))
             white = states.get(white_key, elo.PlayerState(default, 0, False))
-            black_delta, white_delta = elo.rate_game(black, white, SCORES[source.result])
-            for key, state, delta, opponent, score in (
-                (black_key, black, black_delta, white, SCORES[source.result]),
-                (white_key, white, white_delta, black, 1.0 - SCORES[source.result]),
-            ):
-                after = state.after(delta)
-                states[key] = after
-                peaks[key] = max(peaks.get(key, default), after.rating)
+            sides = elo.rate_result(black, white, source.result)
+            rows = rating_change_rows(
+                black_id=source.black_id,
+                white_id=source.white_id,
+                sides=sides,
+                category=source.category,
+                played_at=source.played_at,
+                game_id=source.game_id,
+                board_id=source.board_id,
+            )
+            for key, side, change in zip((black_key, white_key), sides, rows, strict=True):
+                states[key] = side.after
+                peaks[key] = max(peaks.get(key, default), side.after.rating)
                 last_at[key] = source.played_at
-                new_changes.append(
-                    RatingChange(
-                        user_id=key[0],
-                        category=source.category,
-                        game_id=source.game_id,
-                        board_id=source.board_id,
-                        rating_before=state.rating,
-                        rating_after=after.rating,
-                        opponent_rating=opponent.rating,
-                        score=score,
-                        played_at=source.played_at,
-                    )
-                )
+                new_changes.append(change)
                 stored = previous.get((source.game_id, source.board_id, key[0]))
-                if stored is None or stored["rating_after"] != after.rating:
+                if stored is None or stored["rating_after"] != side.after.rating:
                     report.changes_that_differed += 1
             if progress and (index % 1000 == 0 or index == total):
                 progress(index, total)
@@ -284,3 +285,23 @@ def _store_ratings(states, peaks, last_at, full: bool) -> None:
     PlayerRating.objects.bulk_update(
         to_update, ["rating", "games", "reached_2400", "peak", "last_game_at"], batch_size=BATCH
     )
+
+
+def ratings_recompute_requested(*, now: datetime) -> RecomputeReport | None:
+    """Run the replays that corrections asked for (``ratings.services.ratings_recompute_request``):
+    once, from the earliest ``since`` still waiting, then mark those requests done. The
+    background job's service; idempotent (a second delivery finds nothing waiting: None).
+
+    Lock order: the waiting requests' rows (only this job locks them), then every rating row.
+    """
+    with transaction.atomic():
+        waiting = list(
+            RecomputeRequest.objects.select_for_update().filter(done_at__isnull=True).order_by("pk")
+        )
+        if not waiting:
+            return None
+        report = ratings_recompute(since=min(request.since for request in waiting))
+        RecomputeRequest.objects.filter(pk__in=[request.pk for request in waiting]).update(
+            done_at=now
+        )
+    return report

@@ -8,13 +8,13 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.db.models import Count, F, Q, QuerySet
 
-from abalone_site.errors import InvalidInput
+from abalone_site.errors import InvalidInput, NotFound
 from accounts.models import User
 from clubs.models import Club, Membership
 from games.models import Game
 from ratings import elo
 from ratings.elo import speed_category
-from ratings.models import PlayerRating, RatingChange
+from ratings.models import PlayerRating, RatingChange, RecomputeRequest
 from tournaments import selectors as tournament_selectors
 from tournaments.models import Board, Entrant, Tournament
 
@@ -26,6 +26,11 @@ def current_rating(user: User, category: str) -> int:
         .first()
     )
     return rating if rating is not None else settings.RATING_DEFAULT
+
+
+def ratings_being_updated() -> bool:
+    """Whether a corrected result's replay of the ratings is still waiting or running."""
+    return RecomputeRequest.objects.filter(done_at__isnull=True).exists()
 
 
 def rating_for_tournament(user: User, tournament) -> int:
@@ -83,7 +88,7 @@ def leaderboard_filter(
     if club:
         found = Club.objects.filter(slug=club.strip()).first()
         if found is None:
-            raise InvalidInput(f"There is no club '{club}'.", code="bad_club")
+            raise NotFound(f"There is no club '{club}'.", code="bad_club")
     return LeaderboardFilter(category, window, found)
 
 

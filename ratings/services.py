@@ -1,9 +1,14 @@
 """Rating writes: each rated game changes both players' ratings exactly once.
 
 ``rating_apply_game`` runs inside the transaction that records the game's result, holding the
-game row lock; it locks both players' rating rows (in user-id order, so two games finishing at
-once never deadlock) and records a RatingChange per player, which a unique constraint makes
+game row lock (it is registered in ``games.hooks``); ``rating_apply_board`` inside a director's
+result entry, holding the tournament's locks. Both lock the two players' rating rows in user-id
+order (the one order of every rating lock, so two games finishing at once, or a game and a
+replay, never deadlock) and record a RatingChange per player, which a unique constraint makes
 impossible to apply twice.
+
+A corrected result changes history: the replay from that result on (``ratings.recompute``) is
+requested here and runs in a background job.
 """
 
 from __future__ import annotations
@@ -13,13 +18,16 @@ from datetime import datetime
 from django.conf import settings
 from django.db.models import Max
 
+from abalone_site.jobs import enqueue
 from ratings import elo
-from ratings.models import PlayerRating, RatingChange
+from ratings.models import PlayerRating, RatingChange, RecomputeRequest
 
-SCORES = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}
+RECOMPUTE_TASK = "ratings.tasks.recompute_requested"
 
 
-def _locked_ratings(user_ids: list[int], category: str) -> dict[int, PlayerRating]:
+def locked_ratings(user_ids: list[int], category: str) -> dict[int, PlayerRating]:
+    """The players' rating rows in ``category`` (created at the default if missing), locked in
+    user-id order."""
     default = settings.RATING_DEFAULT
     PlayerRating.objects.bulk_create(
         [
@@ -31,9 +39,36 @@ def _locked_ratings(user_ids: list[int], category: str) -> dict[int, PlayerRatin
     rows = (
         PlayerRating.objects.select_for_update()
         .filter(user_id__in=user_ids, category=category)
-        .order_by("user_id")
+        .order_by("user_id", "category")
     )
     return {row.user_id: row for row in rows}
+
+
+def rating_change_rows(
+    *,
+    black_id: int,
+    white_id: int,
+    sides: tuple[elo.RatedSide, elo.RatedSide],
+    category: str,
+    played_at: datetime,
+    game_id: int | None = None,
+    board_id: int | None = None,
+) -> list[RatingChange]:
+    """The two unsaved RatingChange rows of one rated result (see ``elo.rate_result``)."""
+    return [
+        RatingChange(
+            user_id=user_id,
+            category=category,
+            rating_before=side.before.rating,
+            rating_after=side.after.rating,
+            opponent_rating=side.opponent_rating,
+            score=side.score,
+            played_at=played_at,
+            game_id=game_id,
+            board_id=board_id,
+        )
+        for user_id, side in ((black_id, sides[0]), (white_id, sides[1]))
+    ]
 
 
 def rating_apply(
@@ -47,12 +82,12 @@ def rating_apply(
     board=None,
 ) -> tuple[int, int] | None:
     """Apply one rated result; returns the two deltas, or None if already applied."""
-    if result not in SCORES:
+    if result not in elo.SCORES:
         return None
     source = {"game": game} if game is not None else {"board": board}
     if RatingChange.objects.filter(**source).exists():
         return None
-    rows = _locked_ratings(sorted([black_id, white_id]), category)
+    rows = locked_ratings(sorted([black_id, white_id]), category)
     # Each player's changes stay in time order even when commits interleave, so replaying the
     # history by (played_at, id) reproduces exactly what was applied here.
     latest = RatingChange.objects.filter(
@@ -61,34 +96,38 @@ def rating_apply(
     if latest is not None and latest > played_at:
         played_at = latest
     black, white = rows[black_id], rows[white_id]
-    black_state = elo.PlayerState(black.rating, black.games, black.reached_2400)
-    white_state = elo.PlayerState(white.rating, white.games, white.reached_2400)
-    black_delta, white_delta = elo.rate_game(black_state, white_state, SCORES[result])
-    for row, state, delta, opponent, score in (
-        (black, black_state, black_delta, white_state, SCORES[result]),
-        (white, white_state, white_delta, black_state, 1.0 - SCORES[result]),
-    ):
-        RatingChange.objects.create(
-            user_id=row.user_id,
+    sides = elo.rate_result(_state(black), _state(white), result)
+    RatingChange.objects.bulk_create(
+        rating_change_rows(
+            black_id=black_id,
+            white_id=white_id,
+            sides=sides,
             category=category,
-            rating_before=state.rating,
-            rating_after=state.rating + delta,
-            opponent_rating=opponent.rating,
-            score=score,
             played_at=played_at,
-            **source,
+            game_id=game.pk if game is not None else None,
+            board_id=board.pk if board is not None else None,
         )
-        after = state.after(delta)
-        row.rating, row.games, row.reached_2400 = after.rating, after.games, after.reached_2400
-        row.peak = max(row.peak, after.rating)
+    )
+    for row, side in ((black, sides[0]), (white, sides[1])):
+        row.rating, row.games, row.reached_2400 = (
+            side.after.rating,
+            side.after.games,
+            side.after.reached_2400,
+        )
+        row.peak = max(row.peak, side.after.rating)
         row.last_game_at = played_at
         row.save(update_fields=["rating", "games", "reached_2400", "peak", "last_game_at"])
-    return black_delta, white_delta
+    return tuple(side.after.rating - side.before.rating for side in sides)
+
+
+def _state(row: PlayerRating) -> elo.PlayerState:
+    return elo.PlayerState(row.rating, row.games, row.reached_2400)
 
 
 def rating_apply_game(*, game, now: datetime) -> tuple[int, int] | None:
-    """Rate a finished server game (rated, with a result, actually played)."""
-    if not game.rated or game.result not in SCORES or game.ply < 2:
+    """Rate a finished server game (rated, with a result, actually played); a no-op otherwise.
+    Registered in ``games.hooks``: runs when a game's end is recorded."""
+    if not game.rated or game.result not in elo.SCORES or game.ply < 2:
         return None
     return rating_apply(
         black_id=game.black_id,
@@ -104,7 +143,8 @@ def rating_apply_board(*, board, now: datetime) -> None:
     """Rate (or re-rate) a tournament board whose result a director entered or corrected.
 
     A first result of a rated over-the-board game is applied at once. A corrected result, or a
-    correction of a rated server game's result, recomputes every rating from that game onward.
+    correction of a rated server game's result, asks for the ratings to be replayed from that
+    game onward, by a background job (:func:`ratings_recompute_request`).
     """
     tournament = board.round.tournament
     if not tournament.rated or board.white_id is None:
@@ -113,11 +153,13 @@ def rating_apply_board(*, board, now: datetime) -> None:
     if existing is None and board.game_id:
         existing = RatingChange.objects.filter(game_id=board.game_id).order_by("played_at").first()
     if existing is not None:
-        from ratings.recompute import ratings_recompute
-
-        ratings_recompute(since=existing.played_at)
+        ratings_recompute_request(
+            since=existing.played_at,
+            reason=f"{tournament.name}, round {board.round.number}, board {board.number}",
+            now=now,
+        )
         return
-    if board.game_id is None and board.result in SCORES:
+    if board.game_id is None and board.result in elo.SCORES:
         rating_apply(
             black_id=board.black.user_id,
             white_id=board.white.user_id,
@@ -126,3 +168,12 @@ def rating_apply_board(*, board, now: datetime) -> None:
             played_at=now,
             board=board,
         )
+
+
+def ratings_recompute_request(*, since: datetime, reason: str, now: datetime) -> RecomputeRequest:
+    """Ask for every rating to be replayed from ``since``, by a background job after the commit
+    (``ratings.recompute.ratings_recompute_requested``); the pages show ratings as being
+    updated until it has run."""
+    request = RecomputeRequest.objects.create(since=since, reason=reason[:200], requested_at=now)
+    enqueue(RECOMPUTE_TASK)
+    return request

@@ -1,7 +1,7 @@
-"""Rating pages: the leaderboards, and the rating part of the public player page.
+"""Rating pages: the leaderboards, and the public player page (its clubs, ratings, record,
+games and tournaments).
 
-``player_profile_context`` is what ``accounts.views.player_detail`` adds to its page; the rating
-charts are drawn here as plain SVG geometry (no script, no external service).
+The rating charts are drawn here as plain SVG geometry (no script, no external service).
 """
 
 from __future__ import annotations
@@ -15,8 +15,9 @@ from django.utils import timezone
 from django.utils.http import urlencode
 from django.utils.safestring import mark_safe
 
-from abalone_site.errors import InvalidInput
+from abalone_site.errors import ServiceError
 from accounts.models import User
+from accounts.selectors import find_player, player_named
 from clubs.models import Club
 from ratings import elo, selectors
 
@@ -108,7 +109,7 @@ def player_profile_context(request, player: User) -> dict:
         "head_to_head": None,
     }
     if context["vs"]:
-        opponent = User.objects.filter(username__iexact=context["vs"], is_active=True).first()
+        opponent = find_player(context["vs"])
         if opponent is None:
             context["vs_error"] = f"There is no player called '{context['vs']}'."
         elif opponent.pk == player.pk:
@@ -130,12 +131,12 @@ def leaderboard(request):
             club=request.GET.get("club"),
             days=request.GET.get("days"),
         )
-    except InvalidInput as error:
+    except ServiceError as error:  # a bad parameter (400) or an unknown club (404)
         return render(
             request,
             "ratings/leaderboard.html",
             {"error": error.detail},
-            status=400,
+            status=error.status,
         )
     now: datetime = timezone.now()
     page = Paginator(selectors.leaderboard(selection, now=now), LEADERBOARD_PAGE_SIZE).get_page(
@@ -172,4 +173,15 @@ def leaderboard(request):
             "next_url": page_url(page.next_page_number()) if page.has_next() else "",
             "provisional_games": elo.PROVISIONAL_GAMES,
         },
+    )
+
+
+def player_detail(request, username: str):
+    """The public page of a player (a deactivated account is not found)."""
+    player = player_named(username)
+    memberships = player.memberships.select_related("club").order_by("club__name")
+    return render(
+        request,
+        "ratings/player.html",
+        {"player": player, "memberships": memberships, **player_profile_context(request, player)},
     )

@@ -55,8 +55,19 @@ def _fast_password_hashing(settings):
 
 @pytest.fixture(autouse=True)
 def _no_kept_engines():
-    # Each test starts with an empty replay cache (games.services._ReplayCache): a database
-    # rolled back between tests may give a new game the id of one kept from an earlier test.
-    from games import services
+    # Each test starts with no kept engines (games.move_store): a database rolled back between
+    # tests may give a new game the id of one kept from an earlier test.
+    from games import move_store
 
-    services._replays.clear()
+    move_store.forget_all()
+
+
+@pytest.fixture(autouse=True)
+def _generous_throttles(settings):
+    # Throttle counts live in the cache, which a whole run shares (Redis in CI): tests that
+    # are not about throttles must not trip over each other's counts. Throttle tests set
+    # their own rates (tests/site/test_throttles.py).
+    from accounts import authentication
+
+    settings.THROTTLE_RATES = {scope: "100000/m" for scope in settings.THROTTLE_RATES}
+    authentication._refused.clear()

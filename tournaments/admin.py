@@ -2,6 +2,7 @@ from django.contrib import admin
 
 from .models import (
     Arbiter,
+    AuditEntry,
     Board,
     ByeRequest,
     Entrant,
@@ -46,3 +47,10 @@ class ResultChangeAdmin(admin.ModelAdmin):
 
 for model in (Arbiter, Entrant, ByeRequest, ForbiddenPair):
     admin.site.register(model, raw_id_fields=[f.name for f in model._meta.fields if f.is_relation])
+
+
+@admin.register(AuditEntry)
+class AuditEntryAdmin(admin.ModelAdmin):
+    list_display = ("tournament", "at", "actor", "what", "detail")
+    list_filter = ("what",)
+    raw_id_fields = ("tournament", "actor")

@@ -5,43 +5,92 @@ from __future__ import annotations
 from django.http import HttpResponse
 from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import permissions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from abalone_site.errors import NotFound
-from accounts.models import User
+from abalone_site.serializers import StrictModelSerializer, TextField
 from clubs.models import Club
-from tournaments import exports, selectors, services
-from tournaments.models import Board, Round, Tournament
+from tournaments import actions, exports, selectors, services
+from tournaments.models import Entrant, Round, Tournament
+from tournaments.selectors import tournament_by_slug as _tournament
+from tournaments.tiebreaks import TIEBREAKS
 
 
-def _tournament(slug: str) -> Tournament:
-    tournament = Tournament.objects.select_related("club").filter(slug=slug).first()
-    if tournament is None:
-        raise NotFound(f"There is no tournament '{slug}'.")
-    return tournament
+@extend_schema_field(
+    {
+        "type": "array",
+        "items": {"type": "string", "enum": list(TIEBREAKS)},
+        "uniqueItems": True,
+        "description": "tie-break codes, in order, each once",
+    }
+)
+class TiebreakOrder(serializers.ListField):
+    child = serializers.ChoiceField(choices=list(TIEBREAKS))
+
+    def to_internal_value(self, data):
+        order = super().to_internal_value(data)
+        if len(set(order)) != len(order):
+            raise serializers.ValidationError("A tie-break appears twice in the order.")
+        return order
 
 
-def _user(username: str) -> User:
-    user = User.objects.filter(username__iexact=(username or "").strip()).first()
-    if user is None:
-        raise NotFound(f"There is no player called '{username}'.")
-    return user
+@extend_schema_field(
+    {
+        "type": "array",
+        "items": {"anyOf": [{"type": "string", "format": "date-time"}, {"enum": [""]}]},
+        "description": "one start per round: an ISO date-time, or blank (not scheduled)",
+    }
+)
+class Schedule(serializers.ListField):
+    child = serializers.CharField(allow_blank=True)
+
+    def to_internal_value(self, data):
+        when = serializers.DateTimeField()
+        return [
+            when.run_validation(item).isoformat() if item else ""
+            for item in super().to_internal_value(data)
+        ]
 
 
-class TournamentSerializer(serializers.ModelSerializer):
+class TournamentSerializer(StrictModelSerializer):
     club = serializers.SlugRelatedField(slug_field="slug", read_only=True)
     url = serializers.CharField(source="get_absolute_url", read_only=True)
-    tiebreaks = serializers.ListField(
-        child=serializers.CharField(), required=False, help_text="tie-break codes, in order"
+    name = TextField(min_length=3, max_length=100)
+    tiebreaks = TiebreakOrder(required=False)
+    schedule = Schedule(required=False)
+    bye_points = serializers.ChoiceField(
+        choices=["0", "0.0", "0.5", "1", "1.0"],
+        required=False,
+        help_text="points for a pairing-allocated bye",
     )
+
+    #: A game without a clock is not rated: no clock (base_seconds null) needs rated false, or
+    #: over-the-board play (the service checks it, and the registration window's order).
+    request_schema_rules = {
+        "anyOf": [
+            {"properties": {"base_seconds": {"type": "integer"}}},
+            {
+                "required": ["rated"],
+                "properties": {"rated": {"type": "boolean", "not": {"enum": [True]}}},
+            },
+            {"required": ["play_mode"], "properties": {"play_mode": {"pattern": "^otb$"}}},
+        ]
+    }
 
     class Meta:
         model = Tournament
         fields = ["slug", "club", *services.SETTINGS_FIELDS, "status", "current_round", "url"]
         read_only_fields = ["slug", "club", "status", "current_round", "url"]
+        extra_kwargs = {
+            "rounds": {"min_value": 1, "max_value": 30},
+            "base_seconds": {"min_value": 1, "max_value": 6 * 3600},
+            "increment_seconds": {"min_value": 0, "max_value": 600},
+            "marbles_to_win": {"min_value": 1, "max_value": 6},
+            "max_players": {"min_value": 2},
+        }
 
 
 class TournamentCreateSerializer(TournamentSerializer):
@@ -51,25 +100,63 @@ class TournamentCreateSerializer(TournamentSerializer):
         fields = [*TournamentSerializer.Meta.fields, "club_slug"]
 
 
-def board_data(board: Board) -> dict:
-    return {
-        "id": board.pk,
-        "round": board.round.number,
-        "board": board.number,
-        "black": board.black.user.username,
-        "white": board.white.user.username if board.white_id else None,
-        "bye": board.bye or None,
-        "result": board.result or None,
-        "black_marbles": board.black_marbles,
-        "white_marbles": board.white_marbles,
-        "termination": board.termination or None,
-        "game": board.game_id,
-        "note": board.note,
-    }
+class EntrantRow(serializers.Serializer):
+    number = serializers.IntegerField(allow_null=True, help_text="pairing number, once started")
+    username = serializers.CharField()
+    rating = serializers.IntegerField(help_text="rating when the event began")
+    status = serializers.ChoiceField(choices=Entrant.Status.choices)
+    first_round = serializers.IntegerField()
+
+
+class StandingRow(serializers.Serializer):
+    rank = serializers.IntegerField()
+    number = serializers.IntegerField()
+    username = serializers.CharField()
+    rating = serializers.IntegerField()
+    points = serializers.CharField(help_text="as printed, e.g. 2½")
+    points_value = serializers.FloatField()
+    tiebreak_values = serializers.DictField(
+        child=serializers.FloatField(), help_text="tie-break code: value, in the event's order"
+    )
+    withdrawn = serializers.BooleanField()
+
+
+class CrosstableRow(serializers.Serializer):
+    rank = serializers.IntegerField(allow_null=True)
+    number = serializers.IntegerField()
+    username = serializers.CharField()
+    rating = serializers.IntegerField()
+    points = serializers.CharField()
+    cells = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="per round: opponent number, colour (b/w) and score, or the bye's symbol",
+    )
+
+
+class BoardDocument(serializers.Serializer):
+    id = serializers.IntegerField()
+    round = serializers.IntegerField()
+    board = serializers.IntegerField()
+    black = serializers.CharField()
+    white = serializers.CharField(allow_null=True, help_text="null: a bye")
+    bye = serializers.CharField(allow_null=True)
+    result = serializers.CharField(allow_null=True)
+    black_marbles = serializers.IntegerField(allow_null=True)
+    white_marbles = serializers.IntegerField(allow_null=True)
+    termination = serializers.CharField(allow_null=True)
+    game = serializers.IntegerField(allow_null=True)
+    note = serializers.CharField()
+
+
+class RoundDocument(serializers.Serializer):
+    number = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=Round.Status.choices)
+    boards = BoardDocument(many=True)
 
 
 class TournamentListView(APIView):
     permission_classes = [permissions.IsAuthenticatedOrReadOnly]
+    schema_errors = {"POST": ("404", "422")}  # a club that does not exist; the window's order
 
     @extend_schema(responses=TournamentSerializer(many=True))
     def get(self, request):
@@ -90,6 +177,7 @@ class TournamentListView(APIView):
 
 class TournamentDetailView(APIView):
     permission_classes = [permissions.IsAuthenticatedOrReadOnly]
+    schema_errors = {"PATCH": ("422",)}  # registration closing before it opens
 
     @extend_schema(responses=TournamentSerializer)
     def get(self, request, slug: str):
@@ -111,8 +199,16 @@ class TournamentReadView(APIView):
 
     permission_classes = [permissions.AllowAny]
     what = "players"
+    documents = {
+        "players": EntrantRow(many=True),
+        "standings": StandingRow(many=True),
+        "crosstable": CrosstableRow(many=True),
+        "round": RoundDocument,
+    }
 
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    def schema_for(self, method: str) -> dict:
+        return {"responses": self.documents[self.what]}
+
     def get(self, request, slug: str, number: int | None = None):
         tournament = _tournament(slug)
         match self.what:
@@ -147,7 +243,7 @@ class TournamentReadView(APIView):
                         "number": round_.number,
                         "status": round_.status,
                         "boards": [
-                            board_data(b)
+                            selectors.board_document(b)
                             for b in round_.boards.select_related(
                                 "round", "black__user", "white__user"
                             )
@@ -162,154 +258,35 @@ class TournamentExportView(APIView):
 
     @extend_schema(responses={(200, "text/plain"): OpenApiTypes.STR})
     def get(self, request, slug: str, kind: str):
-        tournament = _tournament(slug)
-        makers = {
-            "standings.csv": exports.standings_csv,
-            "crosstable.csv": exports.crosstable_csv,
-            "trf": exports.trf,
-            "games.txt": exports.game_records,
-        }
-        if kind not in makers:
-            raise NotFound(f"No export '{kind}': choose one of {', '.join(makers)}.")
-        return HttpResponse(makers[kind](tournament), content_type="text/plain; charset=utf-8")
-
-
-class ActionSerializer(serializers.Serializer):
-    username = serializers.CharField(required=False, allow_blank=True)
-    late_bye = serializers.ChoiceField(choices=["H", "Z"], required=False)
-    round = serializers.IntegerField(required=False, min_value=1)
-    kind = serializers.ChoiceField(choices=["H", "Z"], required=False)
-    first = serializers.CharField(required=False)
-    second = serializers.CharField(required=False)
-    reason = serializers.CharField(required=False, allow_blank=True, max_length=200)
-    board = serializers.IntegerField(required=False)
-    result = serializers.ChoiceField(choices=[v for v in Board.Result.values if v], required=False)
-    black_marbles = serializers.IntegerField(
-        required=False, allow_null=True, min_value=0, max_value=6
-    )
-    white_marbles = serializers.IntegerField(
-        required=False, allow_null=True, min_value=0, max_value=6
-    )
-    black = serializers.CharField(required=False)
-    white = serializers.CharField(required=False, allow_blank=True, allow_null=True)
-
-
-def _require(data: dict, *fields: str) -> None:
-    missing = [f for f in fields if data.get(f) in (None, "")]
-    if missing:
-        raise serializers.ValidationError({f: "This field is required." for f in missing})
+        body, content_type, _filename = exports.export(_tournament(slug), kind)
+        return HttpResponse(body, content_type=content_type)
 
 
 class TournamentActionView(APIView):
-    """register, withdraw, readmit, add-player, bye, forbid, start, pair-next, start-round,
-    result, edit-board: one service each; directors only where the service says so."""
+    """One of :data:`tournaments.actions.ACTIONS` (register, withdraw, readmit, add-player,
+    bye, forbid, unforbid, start, pair-next, start-round, result, edit-board); the service it
+    calls decides who may."""
 
     permission_classes = [permissions.IsAuthenticated]
     action = "register"
 
-    @extend_schema(request=ActionSerializer, responses=OpenApiTypes.OBJECT)
-    def post(self, request, slug: str):
-        tournament = _tournament(slug)
-        serializer = ActionSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        data, actor, now = serializer.validated_data, request.user, timezone.now()
-        match self.action:
-            case "register":
-                entrant = services.tournament_register(tournament=tournament, user=actor, now=now)
-                return Response({"registered": entrant.user.username}, status=201)
-            case "withdraw":
-                target = _user(data["username"]) if data.get("username") else actor
-                services.tournament_withdraw(tournament=tournament, user=target, actor=actor)
-                return Response({"withdrawn": target.username})
-            case "readmit":
-                _require(data, "username")
-                services.entrant_readmit(
-                    tournament=tournament, actor=actor, user=_user(data["username"])
-                )
-                return Response({"readmitted": data["username"]})
-            case "add-player":
-                _require(data, "username")
-                entrant = services.entrant_add(
-                    tournament=tournament,
-                    actor=actor,
-                    user=_user(data["username"]),
-                    late_bye=data.get("late_bye", "Z"),
-                )
-                return Response(
-                    {"added": entrant.user.username, "first_round": entrant.first_round}, status=201
-                )
-            case "bye":
-                _require(data, "round")
-                services.bye_request(
-                    tournament=tournament,
-                    user=actor,
-                    round_number=data["round"],
-                    kind=data.get("kind", "H"),
-                )
-                return Response({"bye": data["round"]}, status=201)
-            case "forbid":
-                _require(data, "first", "second")
-                services.forbid_pair(
-                    tournament=tournament,
-                    actor=actor,
-                    first=_user(data["first"]),
-                    second=_user(data["second"]),
-                    reason=data.get("reason", ""),
-                )
-                return Response({"forbidden": [data["first"], data["second"]]}, status=201)
-            case "start" | "pair-next":
-                if self.action == "start":
-                    round_ = services.tournament_start(tournament=tournament, actor=actor, now=now)
-                else:
-                    round_ = services.round_pair_by(tournament=tournament, actor=actor, now=now)
-                if round_ is None:  # a large field: a background job pairs it
-                    tournament.refresh_from_db()
-                    return Response(
-                        {"round": tournament.pairing_requested_round, "status": "pairing"},
-                        status=202,
-                    )
-                return Response({"round": round_.number, "status": round_.status}, status=201)
-            case "start-round":
-                _require(data, "round")
-                round_ = services.round_start(
-                    tournament_id=tournament.pk, number=data["round"], actor=actor, now=now
-                )
-                return Response({"round": round_.number, "status": round_.status})
-            case "result":
-                _require(data, "board", "result")
-                board = self._board(tournament, data["board"])
-                board = services.board_result_set(
-                    board=board,
-                    actor=actor,
-                    result=data["result"],
-                    black_marbles=data.get("black_marbles"),
-                    white_marbles=data.get("white_marbles"),
-                    reason=data.get("reason", ""),
-                    now=now,
-                )
-                return Response(board_data(board))
-            case "edit-board":
-                _require(data, "board", "black")
-                board = self._board(tournament, data["board"])
-                warnings = services.board_pairing_edit(
-                    board=board,
-                    actor=actor,
-                    black=services.entrant_for(tournament, data["black"]),
-                    white=services.entrant_for(tournament, data["white"])
-                    if data.get("white")
-                    else None,
-                )
-                board.refresh_from_db()
-                return Response({"board": board_data(board), "warnings": warnings})
-        raise NotFound("Unknown action.")
+    @property
+    def schema_errors(self) -> tuple[str, ...]:
+        return ("422",) if self.action in actions.UNPROCESSABLE else ()
 
-    @staticmethod
-    def _board(tournament: Tournament, board_id: int) -> Board:
-        board = (
-            Board.objects.select_related("round__tournament")
-            .filter(pk=board_id, round__tournament=tournament)
-            .first()
+    def schema_for(self, method: str) -> dict:
+        statuses = actions.STATUSES.get(self.action, (200,))
+        return {
+            "request": actions.INPUTS[self.action],
+            "responses": {code: OpenApiTypes.OBJECT for code in statuses},
+        }
+
+    def post(self, request, slug: str):
+        outcome = actions.perform(
+            self.action,
+            tournament=_tournament(slug),
+            actor=request.user,
+            data=request.data,
+            now=timezone.now(),
         )
-        if board is None:
-            raise NotFound(f"{tournament.name} has no board {board_id}.")
-        return board
+        return Response(outcome.data, status=outcome.status)

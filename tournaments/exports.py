@@ -1,16 +1,26 @@
-"""Exports of a tournament: standings and crosstable as CSV, the event as FIDE TRF, its games."""
+"""Exports of a tournament: standings and crosstable as CSV, the event as FIDE TRF, its games.
+
+:func:`export` is what the page and the API both serve. The TRF is FIDE's TRF-26 with the
+older JaVaFo extension lines (see :mod:`tournaments.pairing.trf`).
+"""
 
 from __future__ import annotations
 
 import csv
 import io
+from datetime import date
 
-from games import engine
-from games.models import Move
+from django.utils import timezone
+
+from abalone_site.errors import NotFound
+from games.models import Game
+from games.records import records_stream
 from tournaments import history, selectors
-from tournaments.models import Board, Entrant, Tournament
-from tournaments.pairing import PairingPlayer, write_trf
+from tournaments.models import Arbiter, ByeRequest, Entrant, ForbiddenPair, Round, Tournament
+from tournaments.pairing import PairingPlayer, RoundEntry, write_trf
+from tournaments.pairing.trf import TrfBye, TrfHeader
 from tournaments.tiebreaks import TIEBREAKS
+from tournaments.tiebreaks import crosstable as crosstable_rows
 
 
 def standings_csv(tournament: Tournament) -> str:
@@ -35,89 +45,205 @@ def standings_csv(tournament: Tournament) -> str:
 
 
 def crosstable_csv(tournament: Tournament) -> str:
+    """The crosstable as numbers a spreadsheet can sum: per round the opponent's number, the
+    colour (b or w), the result code (TRF's: 1 = 0 + - for games, H F U Z for byes) and the
+    points (decimal point); the total likewise."""
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow(
-        [
-            "rank",
-            "number",
-            "player",
-            "rating",
-            *[f"R{n}" for n in range(1, tournament.current_round + 1)],
-            "points",
-        ]
-    )
-    for row in selectors.crosstable(tournament):
+    rounds = range(1, tournament.current_round + 1)
+    per_round = [
+        f"R{n} {what}" for n in rounds for what in ("opponent", "colour", "result", "points")
+    ]
+    writer.writerow(["rank", "number", "player", "rating", *per_round, "points"])
+    if not tournament.current_round:
+        return out.getvalue()
+    ranks = {row["number"]: row["rank"] for row in selectors.standings(tournament)}
+    rows = crosstable_rows(selectors.standings_input(tournament))
+    rows.sort(key=lambda row: (ranks.get(row.number) or 0, row.number))
+    for row in rows:
+        cells = {cell.round: cell for cell in row.cells}
+        columns = []
+        for n in rounds:
+            cell = cells.get(n)
+            if cell is None:
+                columns += ["", "", "", ""]
+                continue
+            columns += [
+                cell.opponent or "",
+                cell.colour or "",
+                cell.result,
+                f"{cell.points:g}",
+            ]
         writer.writerow(
             [
-                row["rank"],
-                row["number"],
-                row["username"],
-                row["rating"],
-                *row["cells"],
-                row["points"],
+                ranks.get(row.number, ""),
+                row.number,
+                row.name,
+                row.rating,
+                *columns,
+                f"{row.points:g}",
             ]
         )
     return out.getvalue()
 
 
+#: The ``192`` code of each text of the Dutch rules (bbpPairings reads both as its Dutch).
+DUTCH_TRF_CODES = {"dutch-2026": "FIDE_DUTCH_2025", "dutch-until-2026": "FIDE_DUTCH"}
+
+
+def _person(user) -> str:
+    return user.display_name or user.username if user is not None else ""
+
+
+def _time_control(tournament: Tournament) -> tuple[str, str]:
+    """The time control as words (``122``) and as TRF-26's code ``S+I`` (``222``)."""
+    if tournament.base_seconds is None:
+        return "no clock", ""
+    minutes, seconds = divmod(tournament.base_seconds, 60)
+    words = f"{minutes} min" + (f" {seconds} s" if seconds else "")
+    if tournament.increment_seconds:
+        words += f" + {tournament.increment_seconds} s per move"
+        return words, f"{tournament.base_seconds}+{tournament.increment_seconds}"
+    return words, str(tournament.base_seconds)
+
+
+def _local_date(moment) -> date | None:
+    return timezone.localdate(moment) if moment is not None else None
+
+
+def trf_header(tournament: Tournament) -> TrfHeader:
+    """The tournament section of the TRF: what Sumito knows, blank what it does not (the
+    federation; the club's place stands for the city). The chief arbiter is the first
+    arbiter appointed, the others are deputies; with no arbiter, the director who created
+    the event. A round's date is the day it started (or was paired)."""
+    arbiters = [
+        arbiter.user
+        for arbiter in Arbiter.objects.filter(tournament=tournament)
+        .select_related("user")
+        .order_by("appointed_at", "pk")
+    ]
+    chief, *deputies = arbiters or [tournament.created_by]
+    words, code = _time_control(tournament)
+    rounds = {r.number: r for r in tournament.round_set.all()}
+    round_dates = tuple(
+        _local_date(rounds[n].started_at or rounds[n].paired_at) if n in rounds else None
+        for n in range(1, tournament.current_round + 1)
+    )
+    system = ""
+    if tournament.format == Tournament.Format.SWISS:
+        system = DUTCH_TRF_CODES.get(getattr(tournament, "pairing_rules", ""), "FIDE_DUTCH")
+    return TrfHeader(
+        city=tournament.club.location,
+        start_date=_local_date(tournament.started_at),
+        end_date=_local_date(tournament.finished_at),
+        tournament_type=(
+            f"{tournament.get_format_display()}, {tournament.get_play_mode_display().lower()}"
+        ),
+        chief_arbiter=_person(chief),
+        deputy_arbiters=tuple(_person(user) for user in deputies),
+        time_control=words,
+        round_dates=round_dates,
+        system=system,
+        encoded_time_control=code,
+    )
+
+
 def trf(tournament: Tournament) -> str:
-    """The whole event as a FIDE TRF-16 file (decided rounds; Black is TRF's white)."""
+    """The whole event as a FIDE TRF-26 file (decided rounds; Black is TRF's white), with the
+    header :func:`trf_header` gives, the forbidden pairs and the byes asked for. A player who
+    will not be paired in the next round (withdrawn, entering later, or with a bye asked
+    for) carries their entry for it, as pairing programs expect. Names are display names
+    where set, else usernames."""
     people = list(
         Entrant.objects.filter(tournament=tournament, pairing_number__isnull=False)
         .select_related("user")
         .order_by("pairing_number")
     )
-    past = history.histories(tournament, people, tournament.current_round)
-    players = [
-        PairingPlayer(e.pairing_number, e.user.username, e.rating, past[e.pk]) for e in people
+    current = tournament.current_round
+    past = history.histories(tournament, people, current)
+    next_round = current + 1
+    # The next round's absences are written once the current round is decided (until then
+    # the file describes a round in play, as before).
+    decided = (
+        not tournament.round_set.filter(number=current)
+        .exclude(status=Round.Status.FINISHED)
+        .exists()
+    )
+    requested = {
+        (request.entrant_id, request.round_number): request.kind
+        for request in ByeRequest.objects.filter(
+            entrant__tournament=tournament, round_number__gt=current
+        )
+    }
+    players = []
+    for entrant in people:
+        entries = past[entrant.pk]
+        kind = requested.get((entrant.pk, next_round))
+        if entrant.status == Entrant.Status.WITHDRAWN:
+            kind = "Z"
+        elif kind is None and entrant.first_round > next_round:
+            kind = entrant.late_bye
+        available = kind is None or not decided or next_round > tournament.rounds
+        if not available:
+            entries = (*entries, RoundEntry(next_round, None, None, kind))
+        players.append(
+            PairingPlayer(
+                entrant.pairing_number, _person(entrant.user), entrant.rating, entries, available
+            )
+        )
+    numbers = {e.pk: e.pairing_number for e in people}
+    forbidden = [
+        (numbers[pair.first_id], numbers[pair.second_id])
+        for pair in ForbiddenPair.objects.filter(tournament=tournament)
+        if pair.first_id in numbers and pair.second_id in numbers
+    ]
+    byes = [
+        TrfBye(round_number, numbers[entrant_id], kind)
+        for (entrant_id, round_number), kind in requested.items()
+        if entrant_id in numbers and round_number <= tournament.rounds
     ]
     return write_trf(
         tournament.name,
         players,
         total_rounds=tournament.rounds,
         scoring=history.scoring_of(tournament),
+        rounds_played=current if decided else None,
+        forbidden_pairs=forbidden,
+        header=trf_header(tournament),
+        requested_byes=byes,
     )
 
 
 def game_records(tournament: Tournament) -> str:
-    """Every game of the event in the game-record format, round by round."""
-    records = []
-    boards = (
-        Board.objects.filter(round__tournament=tournament, game__isnull=False)
-        .select_related("round", "game", "black__user", "white__user")
-        .order_by("round__number", "number")
+    """Every game of the event, round by round and board by board, each as the same record
+    the archive gives for it (``games.records``): over the board, the records imported. With
+    none, one line saying so (an empty download looks like a fault)."""
+    games = Game.objects.filter(tournament_board__round__tournament=tournament).order_by(
+        "tournament_board__round__number", "tournament_board__number"
     )
-    for board in boards:
-        game = board.game
-        engine_game = engine.Game(
-            game.start_position,
-            marbles_to_win=game.marbles_to_win,
-            threefold_repetition=game.threefold_repetition,
-            max_plies=game.max_plies,
-            max_plies_result=game.max_plies_result,
+    text = "".join(records_stream(games, limit=None))
+    if text:
+        return text
+    if tournament.play_mode == Tournament.PlayMode.OTB:
+        return (
+            f"No game records: {tournament.name} is played over the board, and no record has "
+            "been imported yet (its directors import them on the round pages).\n"
         )
-        for notation in (
-            Move.objects.filter(game=game).order_by("ply").values_list("notation", flat=True)
-        ):
-            engine_game.play(notation)
-        if (
-            not engine_game.is_over
-            and game.result
-            and game.termination in engine.EXTERNAL_TERMINATIONS
-        ):
-            engine_game.end(game.result, game.termination)
-        records.append(
-            engine.write_record(
-                engine_game,
-                {
-                    "Event": tournament.name,
-                    "Round": f"{board.round.number}.{board.number}",
-                    "Date": game.created_at.strftime("%Y.%m.%d"),
-                    "Black": board.black.user.username,
-                    "White": board.white.user.username,
-                    "TimeControl": f"{game.base_seconds or '-'}+{game.increment_seconds}",
-                },
-            )
-        )
-    return "\n".join(records)
+    return f"No game records: no game of {tournament.name} has been played yet.\n"
+
+
+#: kind -> (maker, media type, file name; {slug} is the tournament's)
+EXPORTS = {
+    "standings.csv": (standings_csv, "text/csv", "{slug}-standings.csv"),
+    "crosstable.csv": (crosstable_csv, "text/csv", "{slug}-crosstable.csv"),
+    "trf": (trf, "text/plain", "{slug}.trf"),
+    "games.txt": (game_records, "text/plain", "{slug}-games.txt"),
+}
+
+
+def export(tournament: Tournament, kind: str) -> tuple[str, str, str]:
+    """The export ``kind`` of ``tournament``: (text, content type, file name)."""
+    if kind not in EXPORTS:
+        raise NotFound(f"No export '{kind}': choose one of {', '.join(EXPORTS)}.")
+    maker, media_type, name = EXPORTS[kind]
+    return maker(tournament), f"{media_type}; charset=utf-8", name.format(slug=tournament.slug)

@@ -1,7 +1,7 @@
 from django import forms
 
 from games.models import START_CHOICES
-from tournaments.models import Board, Tournament
+from tournaments.models import Board, Tournament, default_tiebreaks
 
 TIEBREAK_CHOICES = [
     ("buchholz_cut1", "Buchholz cut-1"),
@@ -18,12 +18,29 @@ TIEBREAK_CHOICES = [
 ]
 
 
+#: How many tie-breaks the form lets a director order.
+TIEBREAK_SLOTS = 6
+TIEBREAK_HELP = (
+    "In this order, each once. None chosen: the system's own (Swiss: Buchholz cut 1, Buchholz, "
+    "Sonneborn-Berger, direct encounter, wins; round-robin: Sonneborn-Berger, direct encounter, "
+    "wins)."
+)
+
+
 class TournamentForm(forms.Form):
     name = forms.CharField(max_length=100)
     description = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 3}), required=False, max_length=4000
     )
     format = forms.ChoiceField(choices=Tournament.Format.choices)
+    pairing_rules = forms.ChoiceField(
+        choices=Tournament.PairingRules.choices,
+        initial=Tournament.PairingRules.DUTCH_2026,
+        required=False,
+        label="Swiss pairing rules",
+        help_text="The text in force since 1 February 2026, or the earlier one for an event "
+        "that began under it",
+    )
     rounds = forms.IntegerField(
         min_value=1,
         max_value=30,
@@ -57,18 +74,39 @@ class TournamentForm(forms.Form):
     bye_points = forms.ChoiceField(
         choices=[("1", "1"), ("0.5", "½"), ("0", "0")], label="Points for a pairing-allocated bye"
     )
-    tiebreaks = forms.MultipleChoiceField(
-        choices=TIEBREAK_CHOICES,
-        widget=forms.CheckboxSelectMultiple,
-        required=False,
-        help_text="in the order listed here",
-    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for slot in range(1, TIEBREAK_SLOTS + 1):
+            self.fields[f"tiebreak_{slot}"] = forms.ChoiceField(
+                choices=[("", "—")] + TIEBREAK_CHOICES,
+                required=False,
+                label=f"Tie-break {slot}",
+                help_text=TIEBREAK_HELP if slot == 1 else "",
+            )
+
+    def clean(self):
+        data = super().clean()
+        order = [data.get(f"tiebreak_{slot}") for slot in range(1, TIEBREAK_SLOTS + 1)]
+        order = [code for code in order if code]
+        twice = sorted({code for code in order if order.count(code) > 1})
+        if twice:
+            names = dict(TIEBREAK_CHOICES)
+            raise forms.ValidationError(
+                f"{', '.join(names[code] for code in twice)}: each tie-break once in the order."
+            )
+        data["tiebreaks"] = order
+        return data
 
     def settings(self) -> dict:
-        data = dict(self.cleaned_data)
+        """The service's settings: the tie-breaks in the order chosen (none chosen: the
+        system's own, left to the service)."""
+        data = {k: v for k, v in self.cleaned_data.items() if not k.startswith("tiebreak_")}
         data["base_seconds"] = round(data.pop("base_minutes") * 60)
-        order = [code for code, _label in TIEBREAK_CHOICES]
-        data["tiebreaks"] = sorted(data["tiebreaks"], key=order.index)
+        if not data.get("pairing_rules"):
+            data.pop("pairing_rules", None)  # not sent: the default, or unchanged
+        if not data["tiebreaks"]:
+            data["tiebreaks"] = default_tiebreaks(data["format"])
         return data
 
     @classmethod
@@ -78,6 +116,8 @@ class TournamentForm(forms.Form):
         }
         fields["base_minutes"] = (tournament.base_seconds or 600) / 60
         fields["bye_points"] = f"{tournament.bye_points.normalize():f}"
+        for slot, code in enumerate(tournament.tiebreaks, start=1):
+            fields[f"tiebreak_{slot}"] = code
         return fields
 
 

@@ -10,8 +10,9 @@ from collections import defaultdict
 from tournaments.models import Board, Entrant, Tournament
 from tournaments.pairing import PairingPlayer, RoundEntry, Scoring
 
-# What a board's result means for each side, as TRF result codes.
-RESULT_CODES = {
+# What a board's result means for (Black, White), as TRF result codes
+# (tournaments.pairing.model.RESULT_CODES is the set of those codes).
+BOARD_RESULT_TRF_CODES = {
     Board.Result.BLACK_WINS: ("1", "0"),
     Board.Result.WHITE_WINS: ("0", "1"),
     Board.Result.DRAW: ("=", "="),
@@ -40,7 +41,7 @@ def entry_for(board: Board, entrant_id: int, numbers: dict[int, int]) -> RoundEn
     number = board.round.number
     if board.white_id is None:
         return RoundEntry(number, None, None, board.bye or "Z")
-    codes = RESULT_CODES.get(board.result)
+    codes = BOARD_RESULT_TRF_CODES.get(board.result)
     if codes is None:
         return None
     as_black = board.black_id == entrant_id

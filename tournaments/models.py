@@ -5,6 +5,13 @@ from django.urls import reverse
 from games.models import START_CHOICES
 
 DEFAULT_TIEBREAKS = ["buchholz_cut1", "buchholz", "sonneborn_berger", "direct_encounter", "wins"]
+#: A round-robin's: everybody meets everybody, so Buchholz says nothing (FIDE C.07 13).
+ROUND_ROBIN_TIEBREAKS = ["sonneborn_berger", "direct_encounter", "wins"]
+
+
+def default_tiebreaks(format: str) -> list[str]:
+    """The tie-break order an event of ``format`` starts with."""
+    return list(ROUND_ROBIN_TIEBREAKS if format == "round_robin" else DEFAULT_TIEBREAKS)
 
 
 class Tournament(models.Model):
@@ -26,6 +33,14 @@ class Tournament(models.Model):
         SCHEDULED = "scheduled", "At scheduled times"
         MANUAL = "manual", "When the director starts it"
 
+    class PairingRules(models.TextChoices):
+        # tournaments.pairing.dutch.RULESETS
+        DUTCH_2026 = "dutch-2026", "FIDE Dutch (C.04.3 in force from 1 February 2026)"
+        DUTCH_UNTIL_2026 = (
+            "dutch-until-2026",
+            "Dutch until 2026 (the 2017 text, for events begun under it)",
+        )
+
     class Status(models.TextChoices):
         REGISTRATION = "registration", "Registration"
         RUNNING = "running", "Running"
@@ -36,6 +51,12 @@ class Tournament(models.Model):
     slug = models.SlugField(max_length=110, unique=True)
     description = models.TextField(max_length=4000, blank=True)
     format = models.CharField(max_length=20, choices=Format.choices, default=Format.SWISS)
+    pairing_rules = models.CharField(
+        max_length=20,
+        choices=PairingRules.choices,
+        default=PairingRules.DUTCH_2026,
+        help_text="Swiss only: the text of the FIDE Dutch system the rounds are paired by",
+    )
     # Swiss: the number of rounds; round-robin: set when the tournament starts.
     rounds = models.PositiveSmallIntegerField(default=5)
     base_seconds = models.PositiveIntegerField(null=True, blank=True, default=600)
@@ -66,9 +87,15 @@ class Tournament(models.Model):
         max_length=12, choices=Status.choices, default=Status.REGISTRATION, db_index=True
     )
     current_round = models.PositiveSmallIntegerField(default=0)
-    # A round being paired by a background job (large fields), and why the last attempt failed.
+    # A round being paired by a background job (large fields), since when, and why the last
+    # attempt failed.
     pairing_requested_round = models.PositiveSmallIntegerField(null=True, blank=True)
+    pairing_requested_at = models.DateTimeField(null=True, blank=True)
     pairing_error = models.CharField(max_length=500, blank=True)
+    # Automatic round start: when the next round is to be paired and started (the pause after
+    # the last game of a round). The periodic job moves the tournament on then; see
+    # tournaments.services.tournaments_move_on.
+    next_round_at = models.DateTimeField(null=True, blank=True, db_index=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
     )
@@ -146,7 +173,10 @@ class ByeRequest(models.Model):
     entrant = models.ForeignKey(Entrant, on_delete=models.CASCADE, related_name="bye_requests")
     round_number = models.PositiveSmallIntegerField()
     kind = models.CharField(
-        max_length=1, default="H", choices=[("H", "Half-point bye"), ("Z", "Zero-point bye")]
+        max_length=1,
+        default="H",
+        choices=[("H", "Half-point bye"), ("Z", "Zero-point bye"), ("F", "Full-point bye")],
+        help_text="H or Z: asked for by the player; F (or any): granted by a director",
     )
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -277,3 +307,28 @@ class ResultChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.board}: {self.old_result or '—'} → {self.new_result} by {self.changed_by}"
+
+
+class AuditEntry(models.Model):
+    """The audit trail of what directors did beyond results (those are :class:`ResultChange`):
+    an entry that overrode the event's rules, a granted bye, a board edit, a withdrawal."""
+
+    class What(models.TextChoices):
+        ENTRY_OVERRIDE = "entry_override", "Entry against the event's rules"
+        BYE_GRANTED = "bye_granted", "Bye granted"
+        BOARD_EDITED = "board_edited", "Board edited"
+        WITHDRAWN = "withdrawn", "Player withdrawn by a director"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="audit")
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    at = models.DateTimeField()
+    what = models.CharField(max_length=20, choices=What.choices)
+    detail = models.CharField(max_length=500)
+
+    class Meta:
+        ordering = ["-at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.tournament}: {self.get_what_display()} by {self.actor}"

@@ -1,9 +1,19 @@
-"""Reads for tournament pages, the API and exports: boards, standings, crosstable, cards."""
+"""Reads for tournament pages, the API, exports and services: the tournament and its entrants
+found by what a user typed, boards, standings, crosstable, cards, pairing warnings."""
 
 from __future__ import annotations
 
+from abalone_site.errors import NotFound
 from tournaments import history
-from tournaments.models import Board, Entrant, ResultChange, Round, Tournament
+from tournaments.models import (
+    AuditEntry,
+    Board,
+    Entrant,
+    ForbiddenPair,
+    ResultChange,
+    Round,
+    Tournament,
+)
 from tournaments.tiebreaks import (
     TIEBREAKS,
     GameEntry,
@@ -19,6 +29,57 @@ SYMBOLS = {"1": "1", "=": "½", "0": "0", "+": "+", "-": "−", "U": "U", "H": "
 def _points(value: float) -> str:
     whole, half = int(value), value - int(value) >= 0.5
     return f"{whole}½" if half and whole else ("½" if half else str(whole))
+
+
+def tournament_by_slug(slug: str) -> Tournament:
+    tournament = Tournament.objects.select_related("club").filter(slug=slug).first()
+    if tournament is None:
+        raise NotFound(f"There is no tournament '{slug}'.")
+    return tournament
+
+
+def entrant_for(tournament: Tournament, username: str) -> Entrant:
+    """The entrant called ``username`` (any case), or NotFound naming them."""
+    entrant = (
+        Entrant.objects.filter(
+            user__username__iexact=(username or "").strip(), tournament=tournament
+        )
+        .select_related("user")
+        .first()
+    )
+    if entrant is None:
+        raise NotFound(f"{username} is not a player of {tournament.name}.")
+    return entrant
+
+
+def board_of(tournament: Tournament, board_id: int) -> Board:
+    """Board ``board_id`` of ``tournament`` with its round, or NotFound."""
+    board = (
+        Board.objects.select_related("round__tournament", "black__user", "white__user")
+        .filter(pk=board_id, round__tournament=tournament)
+        .first()
+    )
+    if board is None:
+        raise NotFound(f"{tournament.name} has no board {board_id}.")
+    return board
+
+
+def board_document(board: Board) -> dict:
+    """A board as the API shows it."""
+    return {
+        "id": board.pk,
+        "round": board.round.number,
+        "board": board.number,
+        "black": board.black.user.username,
+        "white": board.white.user.username if board.white_id else None,
+        "bye": board.bye or None,
+        "result": board.result or None,
+        "black_marbles": board.black_marbles,
+        "white_marbles": board.white_marbles,
+        "termination": board.termination or None,
+        "game": board.game_id,
+        "note": board.note,
+    }
 
 
 def entrants(tournament: Tournament) -> list[Entrant]:
@@ -212,3 +273,54 @@ def result_changes(tournament: Tournament):
     return ResultChange.objects.filter(board__round__tournament=tournament).select_related(
         "board__round", "changed_by"
     )
+
+
+def pairing_warnings(tournament: Tournament, round_: Round) -> list[str]:
+    """What a director's edits of a paired round break of the pairing rules: a player on two
+    boards, a second pairing-allocated bye, a rematch, the same colour three times running, a
+    colour difference beyond 2, a forbidden pair. Reported, not enforced."""
+    entrants = list(Entrant.objects.filter(tournament=tournament).select_related("user"))
+    names = {e.pk: e.user.username for e in entrants}
+    past = history.histories(tournament, entrants, round_.number - 1)
+    by_number = {e.pairing_number: e.pk for e in entrants}
+    warnings, seen = [], {}
+    for board in round_.boards.all():
+        for entrant_id in filter(None, (board.black_id, board.white_id)):
+            if entrant_id in seen:
+                warnings.append(
+                    f"{names[entrant_id]} is on boards {seen[entrant_id]} and {board.number}."
+                )
+            seen[entrant_id] = board.number
+        if board.white_id is None:
+            if any(
+                entry.result in ("U", "+") and entry.opponent is None
+                for entry in past[board.black_id]
+            ):
+                warnings.append(f"{names[board.black_id]} already had a pairing-allocated bye.")
+            continue
+        opponents = {by_number.get(entry.opponent) for entry in past[board.black_id]}
+        if board.white_id in opponents:
+            warnings.append(
+                f"{names[board.black_id]} and {names[board.white_id]} have met already."
+            )
+        for entrant_id, colour in ((board.black_id, "b"), (board.white_id, "w")):
+            colours = [entry.colour for entry in past[entrant_id] if entry.colour]
+            if colours[-2:] == [colour, colour]:
+                warnings.append(
+                    f"{names[entrant_id]} would have the same colour three times running."
+                )
+            balance = colours.count("b") - colours.count("w") + (1 if colour == "b" else -1)
+            if abs(balance) > 2:
+                warnings.append(f"{names[entrant_id]}'s colour difference would be {balance:+d}.")
+    for pair in ForbiddenPair.objects.filter(tournament=tournament):
+        for board in round_.boards.all():
+            if {board.black_id, board.white_id} == {pair.first_id, pair.second_id}:
+                warnings.append(
+                    f"{names[pair.first_id]} and {names[pair.second_id]} must not be paired."
+                )
+    return warnings
+
+
+def director_actions(tournament: Tournament) -> list[AuditEntry]:
+    """The audit trail beyond results, newest first."""
+    return list(AuditEntry.objects.filter(tournament=tournament).select_related("actor"))

@@ -1,38 +1,34 @@
-"""Celery tasks that move tournaments on; thin and idempotent (pairing never happens twice)."""
+"""Celery tasks that move tournaments on; thin and idempotent (pairing never happens twice).
 
-import logging
+A round that cannot be paired in the background is recorded on the tournament for its
+directors (``round_pair_in_background``), never left "being paired"; a job that never ran (its
+message lost) is asked for again by ``move_on``. The database says what is due; messages only
+make it happen sooner.
+"""
 
 from celery import shared_task
 from django.utils import timezone
 
-from abalone_site.errors import ServiceError
 from tournaments import services
-
-logger = logging.getLogger(__name__)
 
 
 @shared_task(name="tournaments.tasks.advance_tournament", ignore_result=True)
 def advance_tournament(tournament_id: int, number: int) -> None:
     """Pair and start round ``number`` (automatic round start, after the pause)."""
-    try:
-        services.tournament_advance(tournament_id=tournament_id, number=number, now=timezone.now())
-    except ServiceError as error:
-        # e.g. a director paired or finished it meanwhile: the state says what to do next.
-        logger.warning(
-            "round %s of tournament %s not advanced: %s", number, tournament_id, error.detail
-        )
+    services.round_pair_in_background(
+        tournament_id=tournament_id, number=number, start=True, now=timezone.now()
+    )
 
 
 @shared_task(name="tournaments.tasks.pair_round", ignore_result=True)
 def pair_round(tournament_id: int, number: int) -> None:
-    try:
-        services.round_pair(tournament_id=tournament_id, number=number, now=timezone.now())
-    except ServiceError as error:
-        logger.warning(
-            "round %s of tournament %s not paired: %s", number, tournament_id, error.detail
-        )
+    services.round_pair_in_background(
+        tournament_id=tournament_id, number=number, start=False, now=timezone.now()
+    )
 
 
-@shared_task(name="tournaments.tasks.start_scheduled_rounds", ignore_result=True, expires=30)
-def start_scheduled_rounds() -> int:
-    return services.tournaments_start_scheduled(now=timezone.now())
+@shared_task(name="tournaments.tasks.move_on", ignore_result=True, expires=10)
+def move_on() -> int:
+    """Every few seconds (beat): start scheduled rounds, pair the next round of automatic
+    tournaments after their pause, and ask again for pairings whose job never answered."""
+    return services.tournaments_move_on(now=timezone.now())

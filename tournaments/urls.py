@@ -1,10 +1,11 @@
 from django.urls import path
 
-from tournaments import views
+from tournaments import import_views, views
 
 urlpatterns = [
     path("", views.tournament_list, name="tournament-list"),
     path("new/<slug:club_slug>/", views.tournament_create, name="tournament-create"),
+    path("import/<slug:club_slug>/", import_views.tournament_import, name="tournament-import"),
     path("<slug:slug>/", views.tournament_detail, name="tournament-detail"),
     path("<slug:slug>/edit/", views.tournament_edit, name="tournament-edit"),
     path("<slug:slug>/players/", views.tournament_players, name="tournament-players"),

@@ -3,11 +3,13 @@
 Public API (everything else is internal):
 
 - positions: :class:`Position` (``from_string``, ``to_string``, ``from_cells``), colours
-  ``BLACK = "b"`` / ``WHITE = "w"``, :func:`start_position` (``standard``, ``belgian``,
+  ``BLACK = "b"`` / ``WHITE = "w"`` (the one definition of the site's colours), their
+  ``COLOUR_NAMES`` and :func:`opponent`, :func:`start_position` (``standard``, ``belgian``,
   ``german``), ``START_NAMES``;
 - moves: :class:`Move`, :func:`legal_moves`, :func:`parse_move`, :func:`apply_move` ->
   (Position, :class:`MoveOutcome`), :func:`perft`;
-- games: :class:`Game`, :class:`GameSettings`, result and termination constants;
+- games: :class:`Game`, :class:`GameSettings`, result and termination constants,
+  :func:`win_for` (the result of a win for a colour);
 - records: :func:`write_record`, :func:`read_record` (format in ``docs/game-records.md``);
 - errors: :class:`EngineError` (a ``ValueError``) and its subclasses :class:`IllegalMove`,
   :class:`PositionError`, :class:`GameOverError`, :class:`SettingsError`, :class:`RecordError`,
@@ -37,18 +39,21 @@ from games.engine.game import (
     WHITE_WINS,
     Game,
     GameSettings,
+    win_for,
 )
 from games.engine.movegen import BROADSIDE, INLINE, Move
 from games.engine.moves import MoveOutcome, apply_move, legal_moves, parse_move, perft
 from games.engine.position import (
     BELGIAN_DAISY_START,
     BLACK,
+    COLOUR_NAMES,
     GERMAN_DAISY_START,
     MARBLES_PER_SIDE,
     STANDARD_START,
     START_NAMES,
     WHITE,
     Position,
+    opponent,
     resolve_start,
     start_position,
 )
@@ -59,6 +64,7 @@ __all__ = [
     "BLACK",
     "BLACK_WINS",
     "BROADSIDE",
+    "COLOUR_NAMES",
     "DRAW",
     "EXTERNAL_TERMINATIONS",
     "GERMAN_DAISY_START",
@@ -86,10 +92,12 @@ __all__ = [
     "SettingsError",
     "apply_move",
     "legal_moves",
+    "opponent",
     "parse_move",
     "perft",
     "read_record",
     "resolve_start",
     "start_position",
+    "win_for",
     "write_record",
 ]

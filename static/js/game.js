@@ -39,6 +39,7 @@
   let flagHandledFor = null;
   let socket = null;
   let reconnectAttempts = 0;
+  let unavailableAttempts = 0;
   let everConnected = false;
   let reconnectTimer = null;
   const cells = new Map(); // cell name -> its <g>
@@ -645,6 +646,7 @@
         return;
       }
       if (message.type === "state") {
+        unavailableAttempts = 0;
         const next = withEarlierMoves(message.state);
         if (next) applyState(next, performance.now());
         else refresh(); // an event was missed: the page lacks a move
@@ -656,6 +658,9 @@
         setConnection("offline", "Game not found");
         return;
       }
+      // 4503: the server could not reach its live-update service; it was accepted, so "open"
+      // reset the attempts: keep backing off instead of retrying every half second.
+      if (event.code === 4503) reconnectAttempts = Math.max(reconnectAttempts, unavailableAttempts++);
       const delay = Math.min(15000, 500 * 2 ** reconnectAttempts) * (0.8 + Math.random() * 0.4);
       reconnectAttempts += 1;
       setConnection("offline", `Offline · retrying in ${Math.ceil(delay / 1000)} s`);

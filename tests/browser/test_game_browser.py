@@ -13,7 +13,8 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from games.models import Game
-from games.services import GameSettings, game_create, game_move_apply
+from games.options import GameOptions
+from games.services import game_create, game_move_apply
 from tests.browser.asgi_server import asgi_live_server  # noqa: F401 (a fixture)
 from tests.browser.conftest import TIMEOUT_MS
 from tests.conftest import PASSWORD
@@ -82,7 +83,7 @@ def start_game(make_player, *, base_seconds: int = 300, increment_seconds: int =
         game_create,
         black=make_player("bianca", display_name="Bianca"),
         white=make_player("walter", display_name="Walter"),
-        game_settings=GameSettings(
+        options=GameOptions(
             base_seconds=base_seconds,
             increment_seconds=increment_seconds,
             marbles_to_win=6,

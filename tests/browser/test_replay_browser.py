@@ -7,9 +7,9 @@ marble counters must be those of the ply the page says it shows.
 import pytest
 from playwright.sync_api import expect
 
-from games import archive
+from archive import selectors as archive
 from ratings.models import RatingChange
-from tests.games.archive_support import PUSH_OPENING, T0, archived_game, notations_for
+from tests.archive.support import PUSH_OPENING, T0, archived_game, notations_for
 
 SCREENSHOT = "/tmp/sumito-replay.png"
 BOARD_STATE = """

@@ -217,3 +217,29 @@ def test_join_request_notification_is_sent_once(club_world):
         "admin2@example.org",
     }
     assert "applicant" in mail.outbox[0].subject
+
+
+def test_a_request_whose_notice_was_lost_is_notified_by_the_periodic_job(
+    make_player, mailoutbox, settings
+):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from clubs.models import Club, JoinRequest
+    from clubs.services import (
+        club_create,
+        club_join,
+        join_requests_notify_pending,
+    )
+
+    owner = make_player("lost_owner")
+    club = club_create(owner=owner, name="Lost Notice Club", admission=Club.Admission.REQUEST)
+    request = club_join(user=make_player("lost_applicant"), club=club)  # its message: lost
+    now = timezone.now()
+    assert join_requests_notify_pending(now=now) == 0  # too young: its message may be on its way
+    later = now + timedelta(seconds=settings.CATCH_UP_SECONDS + 1)
+    assert join_requests_notify_pending(now=later) == 1
+    assert join_requests_notify_pending(now=later) == 0  # once
+    assert [m.to for m in mailoutbox] == [[owner.email]]
+    assert JoinRequest.objects.get(pk=request.pk).admins_notified_at == later

@@ -3,6 +3,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from games import engine, services
+from games.options import GameOptions
 
 T0 = datetime(2026, 11, 21, 12, 0, tzinfo=UTC)
 
@@ -27,7 +28,7 @@ def new_game(players):
         return services.game_create(
             black=black,
             white=white,
-            game_settings=services.GameSettings(base, increment, marbles, start, rated),
+            options=GameOptions(base, increment, marbles, start, rated),
             now=now,
             first_move_seconds=first_move,
         )

@@ -60,8 +60,10 @@ def test_moves_through_the_api(started):
 @pytest.mark.parametrize(
     ("who", "body", "status", "code"),
     [
-        ("black", {"move": "a1a0", "ply": 0}, 400, "illegal_move"),
-        ("black", {"move": "e5e6", "ply": 0}, 400, "illegal_move"),
+        ("black", {"move": "a1a6", "ply": 0}, 422, "illegal_move"),
+        ("black", {"move": "a1a0", "ply": 0}, 400, "invalid"),
+        ("black", {"move": "  ", "ply": 0}, 400, "invalid"),
+        ("black", {"move": "e5e6", "ply": 0}, 422, "illegal_move"),
         ("black", {"move": "", "ply": 0}, 400, "invalid"),
         ("black", {"move": "a1b2"}, 400, "invalid"),
         ("black", {"move": "a1b2", "ply": "x"}, 400, "invalid"),
@@ -95,9 +97,9 @@ def test_bad_moves_are_refused_and_change_nothing(
 def test_illegal_move_detail_names_the_rule(started):
     game_id, black, _ = started
     response = black.post(
-        f"/api/v1/games/{game_id}/moves/", {"move": "a1a0", "ply": 0}, format="json"
+        f"/api/v1/games/{game_id}/moves/", {"move": "a1a6", "ply": 0}, format="json"
     )
-    assert response.json()["detail"] == "a1a0: a0 is not a cell"
+    assert response.json()["detail"] == "a1a6: a6 is not a cell"
 
 
 def test_malformed_json_is_400(started):

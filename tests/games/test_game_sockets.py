@@ -11,6 +11,7 @@ from websockets.asyncio.client import connect
 
 from games import engine, selectors, services
 from games.models import Game
+from games.options import GameOptions
 from tests.browser.asgi_server import asgi_live_server  # noqa: F401 - a fixture
 
 
@@ -32,7 +33,7 @@ def test_a_socket_gets_the_whole_state_then_each_change_with_the_moves_after(
     game = services.game_create(
         black=black,
         white=white,
-        game_settings=services.GameSettings(600, 5, 6, "belgian", True),
+        options=GameOptions(600, 5, 6, "belgian", True),
         now=timezone.now(),
         first_move_seconds=60,
     )
@@ -67,3 +68,106 @@ def test_a_socket_gets_the_whole_state_then_each_change_with_the_moves_after(
     # what the page puts together is the whole state's list
     whole = selectors.game_state(Game.objects.get(pk=game.pk), now=timezone.now())
     assert moves == whole["moves"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_socket_opened_after_the_flag_fell_sees_the_game_adjudicated(
+    make_player,
+    asgi_live_server,  # noqa: F811 (the fixture above)
+):
+    """The socket reads the game the way the API does: a deadline that has passed is
+    adjudicated first, so nobody is shown a running clock at zero."""
+    from datetime import timedelta
+
+    black, white = make_player("flag_b"), make_player("flag_w")
+    game = services.game_create(
+        black=black,
+        white=white,
+        options=GameOptions(600, 0, 6, "belgian", True),
+        now=timezone.now() - timedelta(seconds=120),
+        first_move_seconds=60,
+    )
+
+    async def first_state() -> dict:
+        url = asgi_live_server.replace("http://", "ws://") + f"/ws/games/{game.pk}/"
+        async with connect(url, origin=asgi_live_server) as socket:
+            return json.loads(await asyncio.wait_for(socket.recv(), 5))
+
+    state = asyncio.run(first_state())["state"]
+    assert (state["status"], state["termination"], state["result"]) == (
+        "finished",
+        "abandoned",
+        "0-1",
+    )
+    assert state["clock"]["running"] is False
+    game.refresh_from_db()
+    assert game.status == "finished"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_socket_opened_while_the_channel_layer_is_down_is_refused_with_503(
+    make_player,
+    monkeypatch,
+    asgi_live_server,  # noqa: F811 (the fixture above)
+):
+    """Redis down: the handshake answers 503 with Retry-After (it used to be a 500), the page
+    retries, and once the layer is back the socket opens with the state."""
+    from channels.layers import InMemoryChannelLayer, get_channel_layer
+    from redis.exceptions import ConnectionError as RedisConnectionError
+    from websockets.exceptions import InvalidStatus
+
+    if not isinstance(get_channel_layer(), InMemoryChannelLayer):
+        pytest.skip("the outage is simulated on the in-memory layer; tests/faults kills Redis")
+    black, white = make_player("outage_b"), make_player("outage_w")
+    game = services.game_create(
+        black=black,
+        white=white,
+        options=GameOptions(600, 0, 6, "belgian", True),
+        now=timezone.now(),
+    )
+    original = InMemoryChannelLayer.new_channel
+
+    async def down(self, prefix="specific."):
+        raise RedisConnectionError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+
+    monkeypatch.setattr(InMemoryChannelLayer, "new_channel", down)
+    url = asgi_live_server.replace("http://", "ws://") + f"/ws/games/{game.pk}/"
+
+    async def open_socket() -> dict:
+        async with connect(url, origin=asgi_live_server) as socket:
+            return json.loads(await asyncio.wait_for(socket.recv(), 5))
+
+    with pytest.raises(InvalidStatus) as refused:
+        asyncio.run(open_socket())
+    assert refused.value.response.status_code == 503
+    assert refused.value.response.headers["Retry-After"] == "5"
+    monkeypatch.setattr(InMemoryChannelLayer, "new_channel", original)
+    assert asyncio.run(open_socket())["state"]["id"] == game.pk
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_socket_message_nested_a_thousand_deep_is_refused_and_the_socket_stays(
+    make_player,
+    asgi_live_server,  # noqa: F811 (the fixture above)
+):
+    black, white = make_player("deep_b"), make_player("deep_w")
+    game = services.game_create(
+        black=black,
+        white=white,
+        options=GameOptions(600, 0, 6, "belgian", True),
+        now=timezone.now(),
+    )
+
+    async def talk() -> tuple[dict, dict]:
+        url = asgi_live_server.replace("http://", "ws://") + f"/ws/games/{game.pk}/"
+        async with connect(url, origin=asgi_live_server) as socket:
+            await asyncio.wait_for(socket.recv(), 5)  # the state on connect
+            await socket.send("[" * 1000 + "]" * 1000)
+            refused = json.loads(await asyncio.wait_for(socket.recv(), 5))
+            await socket.send(json.dumps({"type": "refresh"}))
+            return refused, json.loads(await asyncio.wait_for(socket.recv(), 5))
+
+    refused, refreshed = asyncio.run(talk())
+    assert (refused["type"], refused["error"]) == ("error", "malformed")
+    assert "deeper than" in refused["detail"]
+    assert refreshed["type"] == "state" and refreshed["state"]["id"] == game.pk

@@ -18,6 +18,9 @@ from django.utils import timezone
 from abalone_site.errors import Conflict
 from games import engine, services
 from games.models import Game, Move
+from games.options import GameOptions
+from games.records import engine_game_of
+from tests.support import wait_for
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -26,19 +29,10 @@ def new_game(black, white, *, base=60, first_move=30):
     return services.game_create(
         black=black,
         white=white,
-        game_settings=services.GameSettings(base, 0, 6, "belgian", True),
+        options=GameOptions(base, 0, 6, "belgian", True),
         now=timezone.now(),
         first_move_seconds=first_move,
     )
-
-
-def wait_for(predicate, timeout=15.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.05)
-    return False
 
 
 def run_together(threads: list[threading.Thread]) -> None:
@@ -94,19 +88,48 @@ def _play_first_moves(game, black, white):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_the_task_scheduled_at_the_deadline_adjudicates_an_unwatched_game(
-    make_player, celery_worker_thread
-):
+def test_the_deadline_watcher_adjudicates_an_unwatched_game_without_celery(make_player):
+    """No worker, no beat, no Redis needed: a web process's watcher ends the game."""
+    from games.deadlines import DeadlineWatcher
+
     black, white = make_player("flag_b"), make_player("flag_w")
     game = new_game(black, white, base=2)
     _play_first_moves(game, black, white)  # Black's 2 s main clock now runs; nobody watches
     game.refresh_from_db()
     deadline = game.flag_deadline
-    assert wait_for(lambda: Game.objects.get(pk=game.pk).status == "finished")
+    watcher = DeadlineWatcher(poll_seconds=1.0)
+    watcher.start()
+    try:
+        assert wait_for(lambda: Game.objects.get(pk=game.pk).status == "finished", timeout=15.0)
+    finally:
+        watcher.stop()
     game.refresh_from_db()
     assert (game.result, game.termination) == ("0-1", "time")
     assert game.ended_at >= deadline
     print(f"adjudicated {(game.ended_at - deadline).total_seconds():.3f} s after the deadline")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_one_process_at_a_time_sweeps(make_player):
+    """While another connection holds the watchers' advisory lock, a watcher does not sweep."""
+    import psycopg
+
+    from games.deadlines import ADVISORY_LOCK_KEY, sweep_if_first
+
+    black, white = make_player("lock_b"), make_player("lock_w")
+    game = new_game(black, white, base=1)
+    _play_first_moves(game, black, white)
+    flagged_at = timezone.now() + timedelta(seconds=5)
+    params = connection.get_connection_params()
+    params.pop("cursor_factory", None)
+    params.pop("context", None)
+    with psycopg.connect(**params, autocommit=True) as other:
+        other.execute("SELECT pg_advisory_lock(%s)", [ADVISORY_LOCK_KEY])
+        assert sweep_if_first(now=flagged_at) is None
+        assert Game.objects.get(pk=game.pk).status == "started"
+        other.execute("SELECT pg_advisory_unlock(%s)", [ADVISORY_LOCK_KEY])
+    assert sweep_if_first(now=flagged_at) == 1
+    assert Game.objects.get(pk=game.pk).status == "finished"
 
 
 @pytest.fixture
@@ -161,16 +184,19 @@ def test_the_beat_sweep_adjudicates_when_no_deadline_task_exists(make_player, ce
 
 @pytest.mark.django_db(transaction=True)
 def test_duplicate_adjudication_deliveries_change_nothing(make_player, celery_worker_thread):
-    from games.tasks import adjudicate_game, sweep_flags
+    from games.tasks import sweep_flags
 
     black, white = make_player("dup_b"), make_player("dup_w")
     game = new_game(black, white, base=1)
     _play_first_moves(game, black, white)
-    assert wait_for(lambda: Game.objects.get(pk=game.pk).status == "finished")
+    game.refresh_from_db()
+    time.sleep(max(0.0, (game.flag_deadline - timezone.now()).total_seconds()) + 0.1)
+    sweep_flags.delay()  # the worker adjudicates
+    assert wait_for(lambda: Game.objects.get(pk=game.pk).status == "finished", timeout=15.0)
     finished = Game.objects.get(pk=game.pk)
     for _ in range(3):
-        adjudicate_game.delay(game.pk)
         sweep_flags.delay()
+        services.game_adjudicate(game_id=game.pk, now=timezone.now())
     time.sleep(1.0)
     again = Game.objects.get(pk=game.pk)
     assert (again.result, again.termination, again.ended_at, again.white_ms, again.black_ms) == (
@@ -255,7 +281,9 @@ def test_a_change_outside_requests_reaches_the_games_sockets_through_redis(make_
     listener.start()
     assert subscribed.wait(10)
     client = redis.Redis.from_url(settings.REDIS_URL)
-    assert wait_for(lambda: client.pubsub_channels(f"*game-{game.pk}"))  # Redis took the SUBSCRIBE
+    assert wait_for(
+        lambda: client.pubsub_channels(f"*game-{game.pk}"), timeout=15.0
+    )  # Redis took the SUBSCRIBE
     services.game_resign(game_id=game.pk, player=black, now=timezone.now())
     listener.join(15)
 
@@ -329,5 +357,5 @@ def test_moves_and_draw_offers_racing_leave_a_game_that_replays(make_player):
     assert game.status == "started" and game.ply == 12
     rows = list(Move.objects.filter(game=game).order_by("ply").values_list("ply", "notation"))
     assert [ply for ply, _ in rows] == list(range(1, 13))
-    replayed = services.replay(game, [notation for _, notation in rows])
+    replayed = engine_game_of(game, [notation for _, notation in rows])
     assert replayed.position.to_string() == game.position

@@ -9,6 +9,7 @@ connection, at the moment between the two statements.
 
 import random
 import threading
+from collections import Counter
 from datetime import timedelta
 
 import pytest
@@ -17,10 +18,12 @@ from django.utils import timezone
 
 from abalone_site import sql
 from abalone_site.errors import Conflict, ServiceError
-from games import engine, selectors, services
+from games import engine, move_store, selectors, services
 from games.models import Game, Move
+from games.options import GameOptions
+from games.services import moves
 
-GAME_FIELDS = services.MOVE_FIELDS + ["status", "result", "termination"]
+GAME_FIELDS = move_store.MOVE_FIELDS + ["status", "result", "termination"]
 MOVE_COLUMNS = ("ply", "notation", "played_at", "clock_ms", "spent_ms", "position_after")
 
 
@@ -28,7 +31,7 @@ def new_game(black, white, now, *, base=600, increment=5):
     return services.game_create(
         black=black,
         white=white,
-        game_settings=services.GameSettings(base, increment, 6, "belgian", True),
+        options=GameOptions(base, increment, 6, "belgian", True),
         now=now,
         first_move_seconds=30,
     )
@@ -65,47 +68,68 @@ def written(game):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_compare_and_set_writes_what_the_locked_path_writes(make_player, settings):
+def test_compare_and_set_writes_what_the_locked_path_writes(make_player, settings, paths):
     black, white = make_player("cas_b"), make_player("cas_w")
     start = timezone.now()
-    before = services.move_paths.copy()
     fast = random_game(black, white, start, plies=30, seed=7)
-    assert services.move_paths["compare-and-set"] - before["compare-and-set"] == 30
-    assert services.move_paths["locked"] == before["locked"]
+    assert paths == {"compare-and-set": 30}
 
     settings.GAME_MOVES_COMPARE_AND_SET = False
     locked = random_game(black, white, start, plies=30, seed=7)
-    assert services.move_paths["locked"] - before["locked"] == 30
+    assert paths == {"compare-and-set": 30, "locked": 30}
 
     assert written(fast) == written(locked)
     assert written(fast)[0]["ply"] == 30
 
 
 @pytest.mark.django_db(transaction=True)
-def test_compare_and_set_catches_up_with_moves_made_in_another_process(make_player):
+def test_compare_and_set_catches_up_with_moves_made_in_another_process(make_player, paths):
     black, white = make_player("up_b"), make_player("up_w")
     start = timezone.now()
     game = new_game(black, white, start)
     opening = engine.legal_moves(engine.Position.from_string(game.position))[0].notation
     game = play(game, black, opening, start)
-    behind = services._replays.take(game)  # what this process knew at ply 1
+    behind = move_store.kept(game)  # what this process knew at ply 1
     assert behind is not None and behind[0].ply == 1
     # White's reply in "another process": this one kept nothing of it.
     reply = engine.legal_moves(engine.Position.from_string(game.position))[0].notation
     game = play(game, white, reply, start + timedelta(seconds=1))
-    services._replays.take(game)
-    services._replays.keep(game, *behind)
-    caught_up, moved = services._replays.caught_up, services.move_paths["compare-and-set"]
+    move_store.kept(game)
+    move_store.keep(game, *behind)
+    caught_up, moved = move_store.counters["caught up"], paths["compare-and-set"]
 
     third = engine.legal_moves(engine.Position.from_string(game.position))[0].notation
     game = play(game, black, third, start + timedelta(seconds=2))
 
-    assert services._replays.caught_up == caught_up + 1
-    assert services.move_paths["compare-and-set"] == moved + 1
-    kept_engine, kept_documents = services._replays.take(game)
+    assert move_store.counters["caught up"] == caught_up + 1
+    assert paths["compare-and-set"] == moved + 1
+    kept_engine, kept_documents = move_store.kept(game)
     state = selectors.game_state(Game.objects.get(pk=game.pk), now=timezone.now())
     assert kept_documents == state["moves"] and [m["ply"] for m in kept_documents] == [1, 2, 3]
     assert kept_engine.position.to_string() == state["position"] == game.position
+
+
+@pytest.fixture
+def paths(monkeypatch):
+    """How many moves each path of ``game_move_apply`` decided during the test (any thread):
+    "compare-and-set" the moves it wrote without the lock, "locked" every move that went to
+    the locked path (refusals included)."""
+    decided: Counter[str] = Counter()
+    locked, compare_and_set = moves._move_locked, moves._move_compare_and_set
+
+    def counting_locked(**kwargs):
+        decided["locked"] += 1
+        return locked(**kwargs)
+
+    def counting_compare_and_set(**kwargs):
+        game = compare_and_set(**kwargs)
+        if game is not None:
+            decided["compare-and-set"] += 1
+        return game
+
+    monkeypatch.setattr(moves, "_move_locked", counting_locked)
+    monkeypatch.setattr(moves, "_move_compare_and_set", counting_compare_and_set)
+    return decided
 
 
 @pytest.fixture
@@ -154,16 +178,16 @@ def started_game(make_player, name):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_move_made_meanwhile_at_the_same_ply_makes_this_one_stale(make_player, meanwhile):
+def test_a_move_made_meanwhile_at_the_same_ply_makes_this_one_stale(make_player, meanwhile, paths):
     game, black, _white, moves = started_game(make_player, "stale")
     meanwhile(lambda: play(game, black, moves[1], timezone.now(), ply=2))
-    locked = services.move_paths["locked"]
+    locked = paths["locked"]
 
     with pytest.raises(Conflict) as refused:
         play(game, black, moves[0], timezone.now(), ply=2)
 
     assert refused.value.code == "stale_ply"
-    assert services.move_paths["locked"] == locked + 1
+    assert paths["locked"] == locked + 1
     assert list(Move.objects.filter(game=game, ply=3).values_list("notation", flat=True)) == [
         moves[1]
     ]
@@ -185,16 +209,16 @@ def test_a_resignation_meanwhile_refuses_the_move(make_player, meanwhile):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_draw_offer_made_meanwhile_is_declined_by_the_move(make_player, meanwhile):
+def test_a_draw_offer_made_meanwhile_is_declined_by_the_move(make_player, meanwhile, paths):
     # Moving declines the opponent's offer: the offer made between the read (which saw none)
     # and the write must be cleared, not kept, and the move played.
     game, black, white, moves = started_game(make_player, "offered")
     meanwhile(lambda: services.game_draw_offer(game_id=game.pk, player=white, now=timezone.now()))
-    locked = services.move_paths["locked"]
+    locked = paths["locked"]
 
     game = play(game, black, moves[0], timezone.now(), ply=2)
 
-    assert services.move_paths["locked"] == locked + 1
+    assert paths["locked"] == locked + 1
     game.refresh_from_db()
     assert (game.ply, game.draw_offer, game.status) == (3, "", "started")
 
@@ -221,7 +245,9 @@ def a_move_of_the_other_side(game) -> str:
     ["not_a_player", "stale_ply", "not_your_turn", "illegal_move", "game_over", "time_out"],
 )
 @pytest.mark.django_db(transaction=True)
-def test_every_refusal_is_decided_by_the_locked_path_and_writes_nothing(make_player, refusal):
+def test_every_refusal_is_decided_by_the_locked_path_and_writes_nothing(
+    make_player, refusal, paths
+):
     game, black, white, moves = started_game(make_player, refusal)
     outsider = make_player(f"{refusal}_outsider")
     if refusal == "game_over":
@@ -234,14 +260,14 @@ def test_every_refusal_is_decided_by_the_locked_path_and_writes_nothing(make_pla
         "game_over": (black, moves[0], 2, 0),
         "time_out": (black, moves[0], 2, 3600),  # after Black's 600 s ran out
     }[refusal]
-    before, paths = written(game), services.move_paths.copy()
+    before, decided = written(game), paths.copy()
 
     with pytest.raises(ServiceError) as refused:
         play(game, player, notation, timezone.now() + timedelta(seconds=later), ply=ply)
 
     assert refused.value.code == refusal
-    assert services.move_paths["locked"] == paths["locked"] + 1
-    assert services.move_paths["compare-and-set"] == paths["compare-and-set"]
+    assert paths["locked"] == decided["locked"] + 1
+    assert paths["compare-and-set"] == decided["compare-and-set"]
     after = written(game)
     assert after[1] == before[1]  # no move written
     if refusal == "time_out":  # the locked path adjudicated the flag instead

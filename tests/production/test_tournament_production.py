@@ -10,17 +10,9 @@ from django.utils import timezone
 from clubs import services as club_services
 from games import engine
 from games import services as game_services
+from tests.support import wait_for
 from tournaments import selectors, services
 from tournaments.models import Board, Round, Tournament
-
-
-def wait_for(predicate, timeout=30.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.1)
-    return False
 
 
 def play_board(board, loser_is_white: bool):
@@ -64,7 +56,8 @@ def test_swiss_on_the_server_runs_itself(make_player, celery_worker_thread):
         assert wait_for(
             lambda n=number: Round.objects.filter(
                 tournament=tournament, number=n, status="started"
-            ).exists()
+            ).exists(),
+            timeout=30.0,
         ), f"round {number} was not paired and started by the worker"
         boards = list(
             Board.objects.filter(round__tournament=tournament, round__number=number).select_related(
@@ -78,7 +71,9 @@ def test_swiss_on_the_server_runs_itself(make_player, celery_worker_thread):
             winner = board.black if white_loses else board.white
             expected[winner.user.username] += 1
 
-    assert wait_for(lambda: Tournament.objects.get(pk=tournament.pk).status == "finished")
+    assert wait_for(
+        lambda: Tournament.objects.get(pk=tournament.pk).status == "finished", timeout=30.0
+    )
     tournament.refresh_from_db()
     rows = selectors.standings(tournament)
     assert {row["username"]: row["points_value"] for row in rows} == {

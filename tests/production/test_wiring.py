@@ -12,15 +12,7 @@ from django.db import connection
 
 from clubs import services
 from clubs.models import Club, JoinRequest
-
-
-def wait_for(predicate, timeout=20.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.05)
-    return False
+from tests.support import wait_for
 
 
 def test_settings_are_the_production_shape():
@@ -41,7 +33,10 @@ def test_a_task_goes_through_redis_to_a_real_worker_and_writes_postgres(
     request = services.club_join(user=applicant, club=club, message="please")
     # club_join enqueued notify_join_request after its commit; only the worker can set this.
     assert wait_for(
-        lambda: JoinRequest.objects.filter(pk=request.pk, admins_notified_at__isnull=False).exists()
+        lambda: JoinRequest.objects.filter(
+            pk=request.pk, admins_notified_at__isnull=False
+        ).exists(),
+        timeout=20.0,
     ), "the worker did not run the task"
     assert [m.to for m in mail.outbox] == [["owner@example.org"]]
 
@@ -53,7 +48,9 @@ def test_a_duplicate_delivery_changes_nothing(make_player, celery_worker_thread)
     owner, applicant = make_player("owner"), make_player("applicant")
     club = services.club_create(owner=owner, name="Twice Club", admission=Club.Admission.REQUEST)
     request = services.club_join(user=applicant, club=club)
-    assert wait_for(lambda: JoinRequest.objects.get(pk=request.pk).admins_notified_at is not None)
+    assert wait_for(
+        lambda: JoinRequest.objects.get(pk=request.pk).admins_notified_at is not None, timeout=20.0
+    )
     first = JoinRequest.objects.get(pk=request.pk).admins_notified_at
     notify_join_request.delay(request.pk)
     notify_join_request.delay(request.pk)
@@ -81,3 +78,11 @@ def test_redis_channel_layer_delivers_across_connections():
     with ThreadPoolExecutor(max_workers=1) as pool:
         message = pool.submit(asyncio.run, roundtrip()).result(timeout=10)
     assert message == {"type": "game.event", "ply": 7}
+
+
+def test_the_worker_health_check_pings_the_worker(celery_worker_thread):
+    from django.core.management import CommandError, call_command
+
+    call_command("health", "worker", "--name", celery_worker_thread.hostname)
+    with pytest.raises(CommandError, match="did not answer a ping"):
+        call_command("health", "worker", "--name", "celery@nobody-here")

@@ -131,7 +131,7 @@ def test_leaderboards_are_paginated(api, client, make_player, rated):
         ({"days": "-5"}, "bad_days"),
         ({"days": "99999999999999999999"}, "bad_days"),
         ({"days": "1.5"}, "bad_days"),
-        ({"club": "no-such-club"}, "bad_club"),
+        ({"limit": "0"}, "bad_page"),
     ],
 )
 def test_bad_parameters_are_400(api, client, db, params, error):
@@ -139,5 +139,14 @@ def test_bad_parameters_are_400(api, client, db, params, error):
     assert response.status_code == 400
     body = response.json()
     assert body["error"] == error and body["detail"]
-    page = client.get("/ratings/", params)
-    assert page.status_code == 400 and body["detail"] in html.unescape(page.content.decode())
+    if error != "bad_page":  # the page has pages of its own
+        page = client.get("/ratings/", params)
+        assert page.status_code == 400 and body["detail"] in html.unescape(page.content.decode())
+
+
+def test_an_unknown_club_is_404_naming_it(api, client, db):
+    response = api().get("/api/v1/ratings/leaderboard/", {"club": "no-such-club"})
+    assert response.status_code == 404
+    assert response.json() == {"error": "bad_club", "detail": "There is no club 'no-such-club'."}
+    page = client.get("/ratings/", {"club": "no-such-club"})
+    assert page.status_code == 404 and "There is no club" in html.unescape(page.content.decode())

@@ -9,6 +9,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from games import engine, services
+from games.options import GameOptions
 from ratings.models import PlayerRating, RatingChange
 from tournaments import services as tournament_services
 from tournaments.models import Board
@@ -24,7 +25,7 @@ def play(black, white, result, *, at, base=600, rated=True):
         black=black,
         white=white,
         now=at,
-        game_settings=services.GameSettings(base, 0, 6, "belgian", rated),
+        options=GameOptions(base, 0, 6, "belgian", rated),
     )
     for seconds, player in ((1, black), (2, white)):
         game.refresh_from_db()

@@ -5,6 +5,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from games import engine, services
+from games.options import GameOptions
 from ratings.models import PlayerRating, RatingChange
 
 pytestmark = pytest.mark.django_db
@@ -20,7 +21,7 @@ def started_game(black, white, *, rated=True, base=600):
         black=black,
         white=white,
         now=T0,
-        game_settings=services.GameSettings(base, 0, 6, "belgian", rated),
+        options=GameOptions(base, 0, 6, "belgian", rated),
     )
     for seconds, player in ((1, black), (2, white)):
         game.refresh_from_db()
@@ -69,7 +70,7 @@ def test_casual_and_aborted_games_are_not_rated(make_player):
         black=black,
         white=white,
         now=T0,
-        game_settings=services.GameSettings(600, 0, 6, "belgian", True),
+        options=GameOptions(600, 0, 6, "belgian", True),
     )
     services.game_abort(game_id=aborted.pk, player=black, now=at(1))
     assert not RatingChange.objects.exists()
@@ -95,3 +96,29 @@ def test_the_game_state_shows_both_rating_changes(make_player):
         "black": {"before": 1500, "after": 1520, "delta": 20},
         "white": {"before": 1500, "after": 1480, "delta": -20},
     }
+
+
+def test_every_rating_lock_takes_the_rows_in_user_then_category_order(make_player):
+    """One lock order for rating rows (user id, then category), whether a game is rated or the
+    history replayed: two paths taking the same rows in different orders can deadlock."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from ratings.recompute import ratings_recompute
+
+    if not connection.features.has_select_for_update:
+        pytest.skip("SQLite serialises writers instead of locking rows")
+    black, white = make_player("lo_b"), make_player("lo_w")
+    game = started_game(black, white)
+    with CaptureQueriesContext(connection) as queries:
+        services.game_resign(game_id=game.pk, player=white, now=at(3))
+        ratings_recompute()
+    table = PlayerRating._meta.db_table
+    locks = [
+        query["sql"]
+        for query in queries.captured_queries
+        if "FOR UPDATE" in query["sql"] and f'FROM "{table}"' in query["sql"]
+    ]
+    assert len(locks) == 2, locks  # rating the game, then the replay
+    for sql in locks:
+        assert f'ORDER BY "{table}"."user_id" ASC, "{table}"."category" ASC' in sql, sql

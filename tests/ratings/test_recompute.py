@@ -7,8 +7,11 @@ import pytest
 from django.core.management import call_command
 
 from games import engine, services
+from games.options import GameOptions
 from ratings.models import PlayerRating, RatingChange
 from ratings.recompute import ratings_recompute
+from ratings.selectors import ratings_being_updated
+from ratings.tasks import recompute_requested
 from tournaments import services as tournament_services
 from tournaments.models import Board
 
@@ -40,9 +43,7 @@ def play_random_games(players, count, rng):
             black=black,
             white=white,
             now=clock,
-            game_settings=services.GameSettings(
-                rng.choice([180, 600, 1800]), 0, 6, "belgian", True
-            ),
+            options=GameOptions(rng.choice([180, 600, 1800]), 0, 6, "belgian", True),
         )
         for player in (black, white):
             game.refresh_from_db()
@@ -111,9 +112,16 @@ def test_a_corrected_otb_result_recomputes_later_ratings(make_player):
             "pk", "rating_after"
         )
     )
+    before_correction = snapshot()
     tournament_services.board_result_set(
         board=first, actor=owner, result="0-1", reason="wrong scoresheet", now=moment
     )
+    # the replay is a background job: nothing moved inside the request, and the pages say so
+    assert snapshot() == before_correction
+    assert ratings_being_updated()
+    assert recompute_requested.apply().get() > 0  # the results from the corrected one on
+    assert not ratings_being_updated()
+    assert recompute_requested.apply().get() == 0  # a duplicate delivery changes nothing
     change = RatingChange.objects.get(board=first, user=first.black.user)
     assert change.rating_after < change.rating_before  # Black now lost that game
     # every rating after the corrected game was recomputed, and still matches a full replay
@@ -126,4 +134,5 @@ def test_a_corrected_otb_result_recomputes_later_ratings(make_player):
     tournament_services.board_result_set(
         board=first, actor=owner, result="+-", reason="no-show", now=moment
     )
+    recompute_requested.apply()
     assert not RatingChange.objects.filter(board=first).exists()

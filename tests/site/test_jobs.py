@@ -92,7 +92,7 @@ def test_enqueue_waits_for_commit(settings, django_capture_on_commit_callbacks):
     settings.EMBEDDED = True
     before = len(runner().pending())
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
-        enqueue(record_call, "x")
+        enqueue("tests.record_call", "x")
     assert len(callbacks) == 1
     assert len(runner().pending()) == before  # nothing handed over before the commit
     callbacks[0]()
@@ -115,12 +115,13 @@ def test_the_embedded_runner_adjudicates_a_flagged_game(make_player, settings):
 
     from games import services
     from games.models import Game
+    from games.options import GameOptions
 
     game = services.game_create(
         black=make_player("eb"),
         white=make_player("ew"),
         now=timezone.now() - timedelta(seconds=10),
-        game_settings=services.GameSettings(60, 0, 6, "belgian", True),
+        options=GameOptions(60, 0, 6, "belgian", True),
         first_move_seconds=1,
     )
     clock = FakeClock()
@@ -130,3 +131,81 @@ def test_the_embedded_runner_adjudicates_a_flagged_game(make_player, settings):
     game.refresh_from_db()
     assert (game.status, game.termination) == ("finished", "abandoned")
     assert Game.objects.filter(status="started").count() == 0
+
+
+def test_enqueue_names_the_task_and_an_unknown_name_fails_at_the_call(settings):
+    from celery.exceptions import NotRegistered
+
+    settings.EMBEDDED = True
+    with pytest.raises(NotRegistered):
+        enqueue("games.tasks.no_such_task", 1)
+
+
+def registered_late():
+    """A task registered only when the task modules are imported (see below)."""
+
+
+def test_threads_naming_a_task_at_once_all_find_it(monkeypatch):
+    """Celery's discovery gives nothing to a thread that calls it while another is importing
+    (its race protection); registered_task must still find the task for both."""
+    import threading
+    import time
+
+    from abalone_site import jobs
+    from abalone_site.celery import app
+
+    name = "tests.registered_late"
+    importing = threading.Event()
+
+    def slow_import():
+        if importing.is_set():  # Celery's race protection: the second caller gets nothing
+            return []
+        importing.set()
+        time.sleep(0.2)
+        app.task(name=name)(registered_late)
+        return []
+
+    monkeypatch.setattr(app.loader, "import_default_modules", slow_import)
+    found, errors = [], []
+
+    def name_it():
+        try:
+            found.append(jobs.registered_task(name).name)
+        except Exception as error:  # noqa: BLE001 - the failure this test is about
+            errors.append(error)
+
+    threads = [threading.Thread(target=name_it) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(5)
+    app.tasks.pop(name, None)
+    assert errors == [] and found == [name] * 4
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_broker_that_cannot_take_the_message_does_not_fail_the_committed_change(
+    settings, monkeypatch
+):
+    """The change has committed; a lost message is logged and the periodic jobs catch up."""
+    from abalone_site import jobs
+    from abalone_site.jobs import registered_task
+
+    logged = []
+    # (the logger itself: a Celery worker started by an earlier test reconfigures logging)
+    monkeypatch.setattr(jobs.logger, "warning", lambda *args: logged.append(args[0] % args[1:]))
+
+    settings.EMBEDDED = False
+    task = registered_task("tests.record_call")
+
+    def broker_down(*args, **kwargs):
+        raise ConnectionError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+
+    monkeypatch.setattr(task, "apply_async", broker_down)
+    from django.db import transaction
+
+    with transaction.atomic():
+        enqueue("tests.record_call", "lost")
+    assert logged and logged[0].startswith(
+        "could not send task tests.record_call('lost',) to the broker"
+    )

@@ -1,7 +1,5 @@
 import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -12,7 +10,9 @@ ROOT = Path(__file__).resolve().parents[2]
 @pytest.mark.django_db
 def test_home_page_and_health(client):
     assert "Play Abalone" in client.get("/").content.decode()
-    assert client.get("/healthz").json() == {"status": "ok"}
+    health = client.get("/healthz").json()
+    assert health["status"] == "ok" and health["database"] == "ok"
+    assert health["redis"] in ("ok", "not used")
 
 
 @pytest.mark.django_db
@@ -71,40 +71,6 @@ def test_pages_load_no_external_assets(client):
     assert urls and all(not u.startswith(("http:", "https:", "//")) for u in urls)
 
 
-def test_refuses_to_start_without_debug_and_with_default_secret():
-    env = {k: v for k, v in os.environ.items() if k != "SECRET_KEY"}
-    env.update(DEBUG="false", DJANGO_SETTINGS_MODULE="abalone_site.settings")
-    result = subprocess.run(
-        [sys.executable, "-c", "import django; django.setup()"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert result.returncode != 0
-    assert "set SECRET_KEY" in result.stderr
-
-
-def test_starts_without_debug_when_secret_is_set():
-    env = dict(
-        os.environ,
-        DEBUG="false",
-        SECRET_KEY="x" * 50,
-        DJANGO_SETTINGS_MODULE="abalone_site.settings",
-    )
-    result = subprocess.run(
-        [sys.executable, "-c", "import django; django.setup(); print('ok')"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert result.returncode == 0, result.stderr
-    assert result.stdout.strip() == "ok"
-
-
 @pytest.mark.django_db
 def test_admin_registers_every_model():
     from django.apps import apps
@@ -113,7 +79,7 @@ def test_admin_registers_every_model():
     ours = [
         m
         for m in apps.get_models()
-        if m._meta.app_label in {"accounts", "clubs", "games", "tournaments", "ratings"}
+        if m._meta.app_label in {"accounts", "clubs", "games", "tournaments", "ratings", "archive"}
     ]
     assert ours
     missing = [m.__name__ for m in ours if not admin.site.is_registered(m)]
@@ -163,7 +129,19 @@ def test_a_nul_in_the_query_string_is_a_400_page(client, path):
 def test_pagination_past_what_the_database_takes_is_not_an_error(client, make_player, path):
     make_player("paged")
     huge = 10**22  # beyond the 64-bit LIMIT and OFFSET of PostgreSQL and SQLite
-    first = client.get(path, {"limit": huge, "offset": -5})
+    first = client.get(path, {"limit": huge, "offset": 0})
     assert first.status_code == 200 and len(first.json()["results"]) <= 200
     past = client.get(path, {"limit": 10, "offset": huge})
     assert past.status_code == 200 and past.json()["results"] == []
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("path", ["/api/v1/players/", "/api/v1/games/", "/api/v1/archive/games/"])
+@pytest.mark.parametrize(
+    "query", [{"offset": "null"}, {"offset": -5}, {"limit": 0}, {"limit": "ten"}, {"limit": "1e3"}]
+)
+def test_a_page_number_that_is_not_one_is_a_400_naming_it(client, path, query):
+    response = client.get(path, query)
+    assert response.status_code == 400
+    body = response.json()
+    assert body["error"] == "bad_page" and next(iter(query)) in body["detail"]

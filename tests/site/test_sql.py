@@ -9,6 +9,7 @@ from abalone_site import sql
 from accounts.models import User
 from games import services
 from games.models import Game, Move
+from games.options import GameOptions
 
 pytestmark = pytest.mark.django_db
 
@@ -24,7 +25,7 @@ def game(make_player):
     return services.game_create(
         black=make_player("sql_black"),
         white=make_player("sql_white"),
-        game_settings=services.GameSettings(180, 2, 6, "belgian", True),
+        options=GameOptions(180, 2, 6, "belgian", True),
         now=T0,
     )
 

@@ -9,8 +9,10 @@ bbpPairings files from test_swiss_bbppairings.py (a last round with topscorers).
 """
 
 import random
-import warnings
+import subprocess
+import sys
 from collections import Counter
+from pathlib import Path
 
 import pytest
 from py4swiss.dynamicuint import DynamicUint
@@ -27,18 +29,27 @@ from tournaments.pairing import (
     RoundEntry,
     RoundPairing,
     fast,
-    pair_swiss,
+    py4swiss_pin,
     read_trf,
 )
+from tournaments.pairing import pair_swiss as pair_by_any_rules
+from tournaments.pairing.dutch import DUTCH_UNTIL_2026
 from tournaments.pairing.fast import from_dynamic_uint, to_dynamic_uint
 
-STOCK_GET_WEIGHT = fast._STOCK[BracketMatcher, "_get_weight"]
-STOCK_BRACKET_SET_UP = fast._STOCK[BracketMatcher, "_set_up_computer"]
+
+def pair_swiss(*args, **kwargs) -> RoundPairing:
+    """py4swiss pairs by the text in force until 31 January 2026: ``fast`` speeds that up."""
+    kwargs["rules"] = DUTCH_UNTIL_2026
+    return pair_by_any_rules(*args, **kwargs)
+
+
+STOCK_GET_WEIGHT = py4swiss_pin.STOCK[BracketMatcher, "_get_weight"]
+STOCK_BRACKET_SET_UP = py4swiss_pin.STOCK[BracketMatcher, "_set_up_computer"]
 
 
 @pytest.fixture(autouse=True)
 def fast_stays_installed():
-    assert fast.is_installed(), "tournaments.pairing.dutch installs the fast methods"
+    assert fast.is_installed(), "the app's start-up (TournamentsConfig.ready) installs them"
     yield
     assert fast.is_installed(), "a test left py4swiss's stock methods in place"
 
@@ -77,7 +88,7 @@ def test_simulated_tournaments_pair_identically(monkeypatch):
     monkeypatch.setattr(test_swiss, "pair_swiss", pair_both)
     before = pair_both.rounds
     for seed in range(1000, 1040):
-        simulate(seed)
+        simulate(seed, DUTCH_UNTIL_2026)
     assert pair_both.rounds - before > 200
 
 
@@ -263,7 +274,7 @@ def test_fast_weight_equals_stock_weight_for_every_pair(monkeypatch):
                 event.players, round_number=event.next_round, total_rounds=event.total_rounds
             )
         for seed in range(2000, 2012):
-            simulate(seed)
+            simulate(seed, DUTCH_UNTIL_2026)
     # The brackets compared include every special case of the weights.
     assert seen["pairs"] > 20_000, seen
     for case in ("zero weights", "penultimate", "last", "two rounds played", "topscorers", "MDPs"):
@@ -313,7 +324,9 @@ def test_dynamic_uint_is_modular_arithmetic(bits):
 
 
 def test_install_is_idempotent_and_stock_restores():
-    assert fast.install() and fast.install()
+    fast.install()
+    fast.install()
+    assert fast.is_installed()
     with fast.stock():
         assert not fast.is_installed()
         assert BracketMatcher.__dict__["_get_weight"] is STOCK_GET_WEIGHT
@@ -324,16 +337,75 @@ def test_install_is_idempotent_and_stock_restores():
     assert ValidityMatcher.__dict__["is_allowed_pair"] is fast.fast_is_allowed_pair
 
 
-def test_other_py4swiss_versions_keep_the_stock_code(monkeypatch):
-    monkeypatch.setattr(fast, "version", lambda name: "0.4.0")
-    assert fast.supported() == "py4swiss 0.4.0 is not 0.3.x"
-    fast.uninstall()
-    try:
-        with pytest.warns(RuntimeWarning, match="not installed"):
-            assert fast.install() is False
+def test_the_app_start_up_installs_the_fast_methods():
+    from django.apps import apps
+
+    assert apps.ready and fast.is_installed()
+    with fast.stock():
+        apps.get_app_config("tournaments").ready()
+        assert fast.is_installed()
+
+
+def test_importing_the_engine_installs_nothing():
+    """Only start-up installs: a bare import of the pure engine leaves py4swiss as it is."""
+    code = "from tournaments.pairing import fast, pair_swiss; print(fast.is_installed())"
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=Path(__file__).resolve().parents[2],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert result.stdout.strip() == "False"
+
+
+def test_the_installed_py4swiss_is_the_one_checked():
+    assert py4swiss_pin.supported() is None
+    assert py4swiss_pin.current_fingerprints() == py4swiss_pin.FINGERPRINTS
+
+
+def test_another_py4swiss_version_fails_loudly_and_patches_nothing(monkeypatch):
+    monkeypatch.setattr(py4swiss_pin, "version", lambda name: "0.3.2")
+    with fast.stock():
+        with pytest.raises(py4swiss_pin.UnsupportedPy4Swiss) as raised:
+            fast.install()
         assert not fast.is_installed()
-    finally:
-        monkeypatch.undo()
-        with warnings.catch_warnings():
-            warnings.simplefilter("error")
-            assert fast.install()
+        assert BracketMatcher.__dict__["_get_weight"] is STOCK_GET_WEIGHT
+    assert str(raised.value).startswith(
+        "py4swiss 0.3.2 is installed; tournaments.pairing.fast was checked against 0.3.1"
+    )
+
+
+def test_a_changed_py4swiss_function_fails_loudly_and_patches_nothing(monkeypatch):
+    monkeypatch.setitem(py4swiss_pin.FINGERPRINTS, "C12.get_weight", "0" * 64)
+    with fast.stock():
+        with pytest.raises(
+            py4swiss_pin.UnsupportedPy4Swiss, match=r"py4swiss's C12\.get_weight differs"
+        ):
+            fast.install()
+        assert not fast.is_installed()
+
+
+def test_a_changed_replaced_method_is_named(monkeypatch):
+    """The fingerprints are of the stock methods, even while the fast ones are installed."""
+    real = py4swiss_pin.fingerprint
+
+    def changed(function):
+        return "0" * 64 if function is STOCK_GET_WEIGHT else real(function)
+
+    monkeypatch.setattr(py4swiss_pin, "fingerprint", changed)
+    assert py4swiss_pin.supported() == (
+        "py4swiss's BracketMatcher._get_weight differs from the code transcribed in "
+        "tournaments.pairing.fast (checked against py4swiss 0.3.1)"
+    )
+    with fast.stock(), pytest.raises(py4swiss_pin.UnsupportedPy4Swiss, match="_get_weight differs"):
+        fast.install()
+
+
+def test_unreadable_py4swiss_source_fails_loudly(monkeypatch):
+    def unreadable(function):
+        raise OSError("could not get source code")
+
+    monkeypatch.setattr(py4swiss_pin, "fingerprint", unreadable)
+    with fast.stock(), pytest.raises(py4swiss_pin.UnsupportedPy4Swiss, match="cannot be read"):
+        fast.install()

@@ -17,6 +17,8 @@ from tournaments.pairing import (
     explain_pairing,
     pair_swiss,
 )
+from tournaments.pairing.dutch import DUTCH_2026, RULESETS
+from tournaments.pairing.dutch2026 import effective_numbers
 from tournaments.pairing.explain import colour_preference, colour_rule
 from tournaments.pairing.model import score_before
 
@@ -169,8 +171,9 @@ def test_available_player_with_a_result_for_the_round_is_refused():
 EVENTS = int(os.environ.get("SUMITO_SWISS_EVENTS", "200"))
 
 
-def simulate(seed: int) -> tuple[int, int]:
-    """One random event, checking every round; returns (rounds paired, rounds planned)."""
+def simulate(seed: int, rules: str = DUTCH_2026) -> tuple[int, int]:
+    """One random event paired by ``rules``, checking every round; returns (rounds paired,
+    rounds planned)."""
     rng = random.Random(seed)
     n = rng.randint(7, 40)
     total_rounds = rng.randint(5, 9)
@@ -211,6 +214,7 @@ def simulate(seed: int) -> tuple[int, int]:
                 scoring=scoring,
                 first_colour=first_colour,
                 forbidden_pairs=forbidden,
+                rules=rules,
             )
         except PairingError:
             return round_number - 1, total_rounds
@@ -222,9 +226,13 @@ def simulate(seed: int) -> tuple[int, int]:
                 scoring=scoring,
                 first_colour=first_colour,
                 forbidden_pairs=forbidden,
+                rules=rules,
             )
             assert (again.pairs, again.bye) == (pairing.pairs, pairing.bye)
-        check_round(players, pairing, round_number, total_rounds, scoring, forbidden, first_colour)
+        parity = effective_numbers(players, round_number) if rules == DUTCH_2026 else None
+        check_round(
+            players, pairing, round_number, total_rounds, scoring, forbidden, first_colour, parity
+        )
 
         for first, second in pairing.pairs:
             roll = rng.random()
@@ -243,13 +251,15 @@ def simulate(seed: int) -> tuple[int, int]:
     return total_rounds, total_rounds
 
 
-def check_round(players, pairing, round_number, total_rounds, scoring, forbidden, first_colour):
+def check_round(
+    players, pairing, round_number, total_rounds, scoring, forbidden, first_colour, parity=None
+):
     by_number = {p.number: p for p in players}
     # The explanations replay the colour rules E.1-E.5: they must predict py4swiss's colours.
     prefs = {n: colour_preference(p, round_number) for n, p in by_number.items()}
     rank_key = {n: (score_before(p, round_number, scoring), -n) for n, p in by_number.items()}
     for first, second in pairing.pairs:
-        rule, predicted, _ = colour_rule(first, second, prefs, rank_key, first_colour)
+        rule, predicted, _ = colour_rule(first, second, prefs, rank_key, first_colour, parity)
         assert predicted == first, (round_number, first, second, rule)
     available = {p.number for p in players if p.available}
     seen = Counter(n for pair in pairing.pairs for n in pair)
@@ -285,10 +295,11 @@ def check_round(players, pairing, round_number, total_rounds, scoring, forbidden
                 )
 
 
-def test_absolute_criteria_hold_over_simulated_tournaments():
+@pytest.mark.parametrize("rules", RULESETS)
+def test_absolute_criteria_hold_over_simulated_tournaments(rules):
     paired = planned = 0
     for seed in range(EVENTS):
-        done, total = simulate(seed)
+        done, total = simulate(seed, rules)
         paired += done
         planned += total
     # Tiny fields with many rounds can run out of legal pairings; that must stay rare.

@@ -1,19 +1,18 @@
 """Published bbpPairings test files (github.com/BieremaBoyzProgramming/bbpPairings, test/tests),
 read and paired through the command line exactly as bbpPairings would be run on them.
 
-bbpPairings is a FIDE-endorsed Dutch engine.  py4swiss 0.3.1 implements C.04.3 as effective
-until 31 January 2026; bbpPairings updated some expected outputs for the version in force since
-then.  Where the two versions give different pairings, the test pins py4swiss to the older
-expected file and records the newer one as a strict expected failure.
+bbpPairings is a FIDE-endorsed Dutch engine.  It updated some expected outputs for C.04.3 as in
+force since 1 February 2026: the default ruleset (tournaments.pairing.dutch2026) must give
+those; the ruleset "dutch-until-2026" (py4swiss 0.3.1, the text in force until 31 January
+2026) must still give the older ones.
 """
 
 import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 from tournaments.pairing import pair_swiss, read_trf
+from tournaments.pairing.dutch import DUTCH_UNTIL_2026
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -144,11 +143,12 @@ XXR 3
 """
 
 
-def cli(tmp_path: Path, text: str, line_end: str = "\n") -> str:
+def cli(tmp_path: Path, text: str, line_end: str = "\n", rules: str | None = None) -> str:
     path = tmp_path / "event.trf"
     path.write_bytes(text.replace("\n", line_end).encode())
+    options = ["--rules", rules] if rules else []
     result = subprocess.run(
-        [sys.executable, "-m", "tournaments.pairing", str(path)],
+        [sys.executable, "-m", "tournaments.pairing", *options, str(path)],
         capture_output=True,
         text=True,
         cwd=REPO,
@@ -163,29 +163,24 @@ def test_bbppairings_dutch_2025_c9_file(tmp_path):
     assert cli(tmp_path, C9_TRF) == "3\n2 1\n3 5\n4 0\n"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="C.04.3 as effective from 2026 (bbpPairings' dutch_2025_C5) minimises the bye "
-    "receiver's score before pairing the top group; py4swiss 0.3.1 implements the rules "
-    "effective until 31 January 2026 and pairs 1-3, 6-2, bye 5",
-)
 def test_bbppairings_dutch_2025_c5_file(tmp_path):
+    # The 2026 text minimises the bye receiver's score before pairing the top group (C.5).
     assert cli(tmp_path, C5_TRF) == "3\n1 5\n3 2\n6 0\n"
 
 
-def test_dutch_2025_c5_file_pairs_by_the_rules_before_2026():
+def test_dutch_2025_c5_file_pairs_by_the_rules_before_2026(tmp_path):
+    # py4swiss 0.3.1 follows the text in force until 31 January 2026: 1-3, 6-2, bye 5.
     event = read_trf(C5_TRF)
-    pairing = pair_swiss(event.players, round_number=3, total_rounds=3)
+    pairing = pair_swiss(event.players, round_number=3, total_rounds=3, rules=DUTCH_UNTIL_2026)
     assert pairing.pairs == [(1, 3), (6, 2)] and pairing.bye == 5
+    assert cli(tmp_path, C5_TRF, rules=DUTCH_UNTIL_2026) == "3\n1 3\n6 2\n5 0\n"
 
 
-def test_bbppairings_issue_7_file_with_cr_line_ends(tmp_path):
-    assert cli(tmp_path, ISSUE_7, line_end="\r") == ISSUE_7_BEFORE_2026
+def test_bbppairings_issue_7_file_by_the_rules_before_2026(tmp_path):
+    out = cli(tmp_path, ISSUE_7, line_end="\r", rules=DUTCH_UNTIL_2026)
+    assert out == ISSUE_7_BEFORE_2026
 
 
-@pytest.mark.xfail(
-    strict=True, reason="bbpPairings' expected output for C.04.3 as effective from 2026"
-)
 def test_bbppairings_issue_7_file_by_the_2026_rules(tmp_path):
     assert cli(tmp_path, ISSUE_7, line_end="\r") == ISSUE_7_FROM_2026
 

@@ -1,5 +1,8 @@
 """Tournament pages: public views render, director actions are 403 for players."""
 
+import csv
+import io
+
 import pytest
 from django.urls import reverse
 
@@ -49,9 +52,30 @@ def test_exports(client, running):
     assert csv_text.decode().splitlines()[0].startswith("rank,number,player,rating,points")
     assert len(csv_text.decode().splitlines()) == 9
     cross = client.get(reverse("tournament-export", args=[slug, "crosstable.csv"])).content
-    assert "R1" in cross.decode()
-    trf = client.get(reverse("tournament-export", args=[slug, "trf"])).content.decode()
+    rows = list(csv.reader(io.StringIO(cross.decode())))
+    assert rows[0][:8] == [
+        "rank",
+        "number",
+        "player",
+        "rating",
+        "R1 opponent",
+        "R1 colour",
+        "R1 result",
+        "R1 points",
+    ]
+    for row in rows[1:]:  # numbers a spreadsheet reads: decimal points, no ½ and no −
+        float(row[-1])
+        assert all(float(p) in (0, 0.5, 1) for p in row[7:-1:4] if p)
+        assert not any("½" in cell or "−" in cell for cell in row)
+    assert sum(float(row[-1]) for row in rows[1:]) == sum(
+        float(p) for row in rows[1:] for p in row[7:-1:4] if p
+    )
+    trf_file = client.get(reverse("tournament-export", args=[slug, "trf"]))
+    assert trf_file["Content-Disposition"] == f'attachment; filename="{slug}.trf"'
+    trf = trf_file.content.decode()
     assert trf.startswith("012") and trf.count("\n001 ") + trf.startswith("001") == 8
+    games = client.get(reverse("tournament-export", args=[slug, "games.txt"])).content.decode()
+    assert games.startswith("No game records:") and "over the board" in games
     assert client.get(reverse("tournament-export", args=[slug, "nope"])).status_code == 404
 
 
@@ -78,15 +102,65 @@ def test_create_tournament_through_the_form(client, club_with_members):
             "round_start": "auto",
             "round_pause_seconds": 30,
             "bye_points": "1",
-            "tiebreaks": ["sonneborn_berger", "buchholz"],
+            "tiebreak_1": "sonneborn_berger",
+            "tiebreak_2": "marbles",
+            "tiebreak_4": "buchholz",  # a gap closes up
         },
     )
     assert response.status_code == 302
     tournament = Tournament.objects.get(name="Winter Swiss")
+    # the director's order, not the form's
     assert tournament.base_seconds == 600 and tournament.tiebreaks == [
-        "buchholz",
         "sonneborn_berger",
+        "marbles",
+        "buchholz",
     ]
+    edit = client.get(reverse("tournament-edit", args=[tournament.slug])).content.decode()
+    assert '<option value="marbles" selected>' in edit
+
+
+TOURNAMENT_FORM = {
+    "format": "swiss",
+    "rounds": 5,
+    "base_minutes": 10,
+    "increment_seconds": 0,
+    "marbles_to_win": 6,
+    "start_position": "belgian",
+    "max_plies_result": "draw",
+    "play_mode": "otb",
+    "entry": "members",
+    "round_start": "manual",
+    "round_pause_seconds": 30,
+    "bye_points": "1",
+}
+
+
+@pytest.mark.parametrize(
+    ("format", "expected"),
+    [
+        ("swiss", ["buchholz_cut1", "buchholz", "sonneborn_berger", "direct_encounter", "wins"]),
+        ("round_robin", ["sonneborn_berger", "direct_encounter", "wins"]),
+    ],
+)
+def test_no_tie_break_chosen_gives_the_systems_own(client, club_with_members, format, expected):
+    club, owner, _ = club_with_members
+    client.force_login(owner)
+    url = reverse("tournament-create", args=[club.slug])
+    name = f"Event {format}"
+    response = client.post(url, {**TOURNAMENT_FORM, "name": name, "format": format})
+    assert response.status_code == 302
+    assert Tournament.objects.get(name=name).tiebreaks == expected
+
+
+def test_a_tie_break_twice_is_a_form_error(client, club_with_members):
+    club, owner, _ = club_with_members
+    client.force_login(owner)
+    url = reverse("tournament-create", args=[club.slug])
+    form = {**TOURNAMENT_FORM, "name": "Twice", "tiebreak_1": "wins", "tiebreak_3": "wins"}
+    response = client.post(url, form)
+    assert response.status_code == 200
+    assert "each tie-break once in the order" in response.content.decode()
+    assert not Tournament.objects.filter(name="Twice").exists()
 
 
 def test_register_and_withdraw_through_pages(client, make_tournament, club_with_members):
@@ -159,6 +233,30 @@ def test_director_enters_results_through_the_round_page(client, running, club_wi
     assert "1/2-1/2" in page
 
 
+def test_an_impossible_result_on_the_round_page_is_an_error_naming_the_rule(
+    client, running, club_with_members
+):
+    _, owner, _ = club_with_members
+    client.force_login(owner)
+    action(client, running, "pair-next")
+    action(client, running, "start-round", round="2")
+    board = Board.objects.get(round__number=2, number=1)
+    response = action(
+        client,
+        running,
+        "result",
+        board=board.pk,
+        result="1-0",
+        black_marbles="2",
+        white_marbles="6",
+    )
+    assert response.status_code == 302
+    page = client.get(response["Location"]).content.decode()
+    assert "White reached 6 and would have won" in page
+    board.refresh_from_db()
+    assert board.result == ""
+
+
 def test_result_for_a_finished_round_needs_a_reason(client, running, club_with_members):
     _, owner, _ = club_with_members
     client.force_login(owner)
@@ -172,9 +270,9 @@ def test_result_for_a_finished_round_needs_a_reason(client, running, club_with_m
 
 
 def test_a_large_field_is_paired_in_the_background_with_progress_shown(
-    client, make_tournament, club_with_members, monkeypatch, django_capture_on_commit_callbacks
+    client, make_tournament, club_with_members, settings, django_capture_on_commit_callbacks
 ):
-    monkeypatch.setattr(services, "INLINE_PAIRING_LIMIT", 4)
+    settings.TOURNAMENT_INLINE_PAIRING_LIMIT = 4
     _, owner, _ = club_with_members
     tournament = make_tournament(register=6, format="swiss", rounds=3)
     client.force_login(owner)
@@ -215,3 +313,82 @@ def test_a_refused_action_returns_to_the_page_it_came_from(client, running, club
         HTTP_REFERER="https://evil.example/x",
     )
     assert "evil" not in response["Location"]
+
+
+def test_a_background_pairing_that_fails_is_shown_to_the_director_and_can_be_retried(
+    client, make_tournament, club_with_members, settings
+):
+    """2 players who must not meet, paired by the background job: no legal pairing. The job
+    records why and clears the request, so the page stops saying "Pairing round 1..." and the
+    director can change something (here: a third player) and pair the round again."""
+    from tournaments.tasks import pair_round
+
+    settings.TOURNAMENT_INLINE_PAIRING_LIMIT = 1
+    _, owner, players = club_with_members
+    tournament = make_tournament(register=2, format="swiss", rounds=3)
+    services.forbid_pair(tournament=tournament, actor=owner, first=players[0], second=players[1])
+    client.force_login(owner)
+    action(client, tournament, "start")
+    tournament.refresh_from_db()
+    assert tournament.pairing_requested_round == 1
+
+    pair_round.apply(args=(tournament.pk, 1), throw=True)  # what the worker does
+    tournament.refresh_from_db()
+    assert tournament.pairing_requested_round is None
+    assert tournament.pairing_error.startswith("Round 1: No legal pairing for round 1")
+    page = client.get(reverse("tournament-detail", args=[tournament.slug])).content.decode()
+    assert "Pairing round 1" not in page
+    assert "The last pairing failed: Round 1: No legal pairing" in page
+    assert 'id="pair-next"' in page
+    # players do not see the director's error
+    client.force_login(players[0])
+    page = client.get(reverse("tournament-detail", args=[tournament.slug])).content.decode()
+    assert "The last pairing failed" not in page
+
+    client.force_login(owner)
+    action(client, tournament, "add-player", username=players[2].username)
+    response = action(client, tournament, "pair-next")
+    assert response.status_code == 302
+    tournament.refresh_from_db()
+    assert tournament.pairing_requested_round == 1  # not refused as "already being paired"
+    pair_round.apply(args=(tournament.pk, 1), throw=True)
+    tournament.refresh_from_db()
+    assert (tournament.pairing_requested_round, tournament.pairing_error) == (None, "")
+    boards = Board.objects.filter(round__tournament=tournament, round__number=1)
+    assert boards.count() == 2 and boards.filter(white__isnull=True).count() == 1
+    paired = {
+        boards.get(white__isnull=False).black.user,
+        boards.get(white__isnull=False).white.user,
+    }
+    assert paired != {players[0], players[1]}
+
+
+def test_a_forbidden_pair_can_be_allowed_again(client, make_tournament, club_with_members):
+    _, owner, players = club_with_members
+    tournament = make_tournament(register=4, format="swiss", rounds=3)
+    client.force_login(owner)
+    action(client, tournament, "forbid", first="p1", second="P2", reason="siblings")
+    assert tournament.forbidden_pairs.count() == 1
+    page = client.get(reverse("tournament-players", args=[tournament.slug])).content.decode()
+    assert "Allow again" in page
+    action(client, tournament, "unforbid", first="p2", second="p1")
+    assert tournament.forbidden_pairs.count() == 0
+    response = action(client, tournament, "unforbid", first="p2", second="p1")
+    page = client.get(response["Location"]).content.decode()
+    assert "are not a forbidden pair" in page
+    client.force_login(players[3])
+    action(client, tournament, "forbid", first="p1", second="p2")
+    assert tournament.forbidden_pairs.count() == 0
+
+
+def test_pairings_standings_and_crosstable_print_with_the_event_round_and_date(client, running):
+    slug = running.slug
+    for name, args, says in [
+        ("tournament-round", [slug, 1], "pairings and results of round 1 of 3"),
+        ("tournament-standings", [slug], "standings after round 1 of 3"),
+        ("tournament-crosstable", [slug], "crosstable after round 1 of 3"),
+    ]:
+        page = client.get(reverse(name, args=args)).content.decode()
+        header = page.split('<p class="print-only">', 1)[1].split("</p>", 1)[0]
+        assert running.name in header and says in header, name
+        assert 'class="card print-sheet"' in page and "js/print.js" in page

@@ -15,6 +15,10 @@ from .conftest import T0, at
 pytestmark = pytest.mark.django_db
 
 
+def second(seconds: float):
+    return T0 + timedelta(seconds=seconds)
+
+
 def first_moves_and_resign(board, seconds):
     """Both sides make their first move ``seconds`` after T0, then White resigns."""
     moment = T0 + timedelta(seconds=seconds)
@@ -94,3 +98,88 @@ def test_director_cannot_enter_a_result_while_the_game_runs(make_tournament, clu
     with pytest.raises(Conflict) as error:
         services.board_result_set(board=board, actor=owner, result="1-0", now=at(1))
     assert error.value.code == "game_in_progress"
+
+
+def test_an_automatic_tournament_moves_on_after_its_pause_from_the_database(
+    make_tournament, club_with_members, django_capture_on_commit_callbacks
+):
+    """No countdown message holds the next round: the database says when it is due, and the
+    periodic job asks for it then (and again if the job never answers)."""
+    from tournaments.services.rounds import pairing_job_patience
+    from tournaments.tasks import advance_tournament
+
+    _, owner, _ = club_with_members
+    tournament = make_tournament(
+        register=4,
+        format="swiss",
+        rounds=2,
+        play_mode="server",
+        base_seconds=300,
+        round_start="auto",
+        round_pause_seconds=30,
+    )
+    services.tournament_start(tournament=tournament, actor=owner, now=T0)
+    for board in Board.objects.filter(round__number=1):
+        first_moves_and_resign(board, 1)
+    tournament.refresh_from_db()
+    assert tournament.next_round_at == second(1 + 30)
+    with django_capture_on_commit_callbacks() as early:
+        assert services.tournaments_move_on(now=second(20)) == 0
+    assert early == []
+    with django_capture_on_commit_callbacks() as due:
+        assert services.tournaments_move_on(now=second(32)) == 1
+    tournament.refresh_from_db()
+    assert (tournament.pairing_requested_round, tournament.next_round_at) == (2, None)
+    assert len(due) == 1  # the job is sent after the commit
+    # the message is lost: nothing more until the job's patience runs out, then asked again
+    assert services.tournaments_move_on(now=second(40)) == 0
+    later = second(32) + pairing_job_patience() + timedelta(seconds=1)
+    with django_capture_on_commit_callbacks() as again:
+        assert services.tournaments_move_on(now=later) == 1
+    assert len(again) == 1
+    advance_tournament.apply(args=(tournament.pk, 2), throw=True)  # what the worker does
+    tournament.refresh_from_db()
+    assert tournament.pairing_requested_round is None
+    assert Round.objects.get(tournament=tournament, number=2).status == "started"
+    assert services.tournaments_move_on(now=later + pairing_job_patience() * 2) == 0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_pairing_job_at_work_is_not_asked_for_again(
+    make_tournament, club_with_members, django_capture_on_commit_callbacks
+):
+    """While a job holds the tournament's row (pairing a large field), the periodic job skips
+    it instead of queueing another behind it."""
+    import threading
+
+    from django.db import connection, transaction
+
+    from tournaments.models import Tournament
+    from tournaments.services.rounds import pairing_job_patience
+
+    if not connection.features.has_select_for_update_skip_locked:
+        pytest.skip("SQLite has no row locks")
+    _, owner, _ = club_with_members
+    tournament = make_tournament(register=4, format="swiss", rounds=2, round_start="scheduled")
+    Tournament.objects.filter(pk=tournament.pk).update(
+        status="running", pairing_requested_round=1, pairing_requested_at=T0
+    )
+    holding, release = threading.Event(), threading.Event()
+
+    def pairing_job():
+        with transaction.atomic():
+            Tournament.objects.select_for_update().get(pk=tournament.pk)
+            holding.set()
+            release.wait(10)
+        connection.close()
+
+    job = threading.Thread(target=pairing_job)
+    job.start()
+    try:
+        assert holding.wait(10)
+        assert services.tournaments_move_on(now=T0 + pairing_job_patience() * 2) == 0
+    finally:
+        release.set()
+        job.join(10)
+    with django_capture_on_commit_callbacks():
+        assert services.tournaments_move_on(now=T0 + pairing_job_patience() * 2) == 1

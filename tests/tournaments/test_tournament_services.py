@@ -3,7 +3,7 @@
 import pytest
 from django.db.models import Q
 
-from abalone_site.errors import Conflict, InvalidInput, NotAllowed
+from abalone_site.errors import Conflict, InvalidInput, NotAllowed, Unprocessable
 from tournaments import selectors, services
 from tournaments.models import Board, Entrant, ResultChange, Round, Tournament
 
@@ -18,12 +18,13 @@ def play_round(tournament, owner, number, results=None):
     round_ = Round.objects.get(tournament=tournament, number=number)
     for board in round_.boards.filter(white__isnull=False):
         result = (results or {}).get(board.number, "1-0")
+        black, white = {"1-0": (6, 2), "0-1": (2, 6), "1/2-1/2": (3, 3)}.get(result, (None, None))
         services.board_result_set(
             board=board,
             actor=owner,
             result=result,
-            black_marbles=6,
-            white_marbles=2,
+            black_marbles=black,
+            white_marbles=white,
             now=at(number + 0.5),
         )
     round_.refresh_from_db()
@@ -120,7 +121,7 @@ def test_corrections_are_audited_and_need_a_reason_later(make_tournament, club_w
     play_round(tournament, owner, 1)
     services.round_pair(tournament_id=tournament.pk, number=2, now=at(2))
     board = Board.objects.get(round__number=1, number=1)
-    with pytest.raises(InvalidInput) as error:
+    with pytest.raises(Unprocessable) as error:
         services.board_result_set(board=board, actor=owner, result="0-1", now=at(3))
     assert error.value.code == "reason_required"
     services.board_result_set(
@@ -152,6 +153,54 @@ def test_bad_results_are_refused(make_tournament, club_with_members):
         services.board_result_set(
             board=board, actor=owner, result="1-0", black_marbles=9, now=at(1)
         )
+
+
+@pytest.mark.parametrize(
+    ("result", "black", "white", "says"),
+    [
+        ("1-0", 2, 6, "White reached 6 and would have won"),
+        ("1/2-1/2", 6, 1, "Black would have won"),
+        ("+-", 0, 0, "A forfeit has no marbles"),
+        ("0-1", 3, None, "by both players, or by neither"),
+    ],
+)
+def test_an_impossible_result_is_refused_naming_the_rule_and_changes_nothing(
+    make_tournament, club_with_members, result, black, white, says
+):
+    _, owner, _ = club_with_members
+    tournament = make_tournament(format="swiss", rounds=3)
+    round1 = services.tournament_start(tournament=tournament, actor=owner, now=T0)
+    services.round_start(tournament_id=tournament.pk, number=1, actor=owner, now=at(1))
+    board = round1.boards.filter(white__isnull=False).first()
+    with pytest.raises(Unprocessable) as error:
+        services.board_result_set(
+            board=board,
+            actor=owner,
+            result=result,
+            black_marbles=black,
+            white_marbles=white,
+            now=at(1),
+        )
+    assert error.value.code == "impossible_result" and says in error.value.detail
+    board.refresh_from_db()
+    assert board.result == "" and not ResultChange.objects.filter(board=board).exists()
+
+
+def test_a_blitz_event_judges_marbles_by_its_own_target(make_tournament, club_with_members):
+    _, owner, _ = club_with_members
+    tournament = make_tournament(format="swiss", rounds=3, marbles_to_win=4)
+    round1 = services.tournament_start(tournament=tournament, actor=owner, now=T0)
+    services.round_start(tournament_id=tournament.pk, number=1, actor=owner, now=at(1))
+    board = round1.boards.filter(white__isnull=False).first()
+    with pytest.raises(Unprocessable):
+        services.board_result_set(
+            board=board, actor=owner, result="1-0", black_marbles=6, white_marbles=0, now=at(1)
+        )
+    services.board_result_set(
+        board=board, actor=owner, result="1-0", black_marbles=4, white_marbles=3, now=at(1)
+    )
+    board.refresh_from_db()
+    assert (board.result, board.black_marbles, board.white_marbles) == ("1-0", 4, 3)
 
 
 def test_withdrawn_player_is_not_paired_and_cannot_get_results(make_tournament, club_with_members):
@@ -247,11 +296,12 @@ def test_edit_pairing_warns_about_rematch(make_tournament, club_with_members):
     round2 = services.round_pair(tournament_id=tournament.pk, number=2, now=at(2))
     board = round2.boards.get(number=1)
     other = round2.boards.get(number=2)
-    warnings = services.board_pairing_edit(
+    done = services.board_pairing_edit(
         board=board, actor=owner, black=first_board.black, white=first_board.white
     )
-    assert any("have met already" in w for w in warnings)
-    assert any("on boards" in w for w in warnings) or other.pk
+    assert any("have met already" in w for w in done.warnings)
+    assert not any("on boards" in w for w in done.warnings)  # swapped, not doubled
+    assert other.pk
     services.round_start(tournament_id=tournament.pk, number=2, actor=owner, now=at(3))
     with pytest.raises(Conflict):
         services.board_pairing_edit(board=board, actor=owner, black=board.black, white=board.white)
@@ -279,7 +329,7 @@ def test_result_for_a_finished_round_needs_a_reason_and_changes_nothing(
     services.tournament_start(tournament=tournament, actor=owner, now=T0)
     play_round(tournament, owner, 1)
     board = Board.objects.get(round__number=1, number=1)
-    with pytest.raises(InvalidInput) as error:
+    with pytest.raises(Unprocessable) as error:
         services.board_result_set(board=board, actor=owner, result="0-1", now=at(5))
     assert error.value.code == "reason_required"
     board.refresh_from_db()
@@ -318,3 +368,16 @@ def test_a_tie_break_order_that_is_not_a_list_of_codes_is_refused(
     assert "list of tie-break codes" in error.value.detail
     tournament.refresh_from_db()
     assert tournament.tiebreaks == before
+
+
+def test_tie_break_defaults_follow_the_system(make_tournament, club_with_members):
+    _, owner, _ = club_with_members
+    robin = make_tournament(register=0, format="round_robin", name="Robin")
+    assert robin.tiebreaks == ["sonneborn_berger", "direct_encounter", "wins"]
+    swiss = make_tournament(register=0, name="Swiss")
+    assert swiss.tiebreaks[:2] == ["buchholz_cut1", "buchholz"]
+    swiss = services.tournament_update(tournament=swiss, actor=owner, format="round_robin")
+    assert swiss.tiebreaks == ["sonneborn_berger", "direct_encounter", "wins"]
+    chosen = services.tournament_update(tournament=robin, actor=owner, tiebreaks=["marbles"])
+    chosen = services.tournament_update(tournament=chosen, actor=owner, format="swiss")
+    assert chosen.tiebreaks == ["marbles"]  # the director's choice stays

@@ -9,13 +9,15 @@ Public API (everything else is internal):
   ``ValueError`` with a user-facing message).  Colours: ``"b"`` = Black = moves first (FIDE's
   White), ``"w"`` = White.  Result codes are TRF codes ``1 = 0 + - H F U Z``.
 - Swiss: :func:`pair_swiss` ``(players, *, round_number, total_rounds, scoring=Scoring(),
-  first_colour="b", forbidden_pairs=()) -> RoundPairing`` (FIDE Dutch system via py4swiss) and
+  first_colour="b", forbidden_pairs=(), rules="dutch-2026") -> RoundPairing`` (FIDE Dutch
+  system: the 2026 text by :mod:`tournaments.pairing.dutch2026`, or ``"dutch-until-2026"``
+  by py4swiss) and
   :func:`explain_pairing` ``(players, pairing, *, scoring, round_number=None,
   first_colour="b") -> dict[int, str]``.
 - Round-robin: :func:`berger_pairings` ``(n_players, round_number, *, double=False,
   swap_last_two_rounds=False) -> list[tuple[int, int | None]]`` and :func:`berger_rounds`
   ``(n_players, *, double=False) -> int`` (FIDE Berger tables).
-- TRF-16: :func:`write_trf` ``(tournament_name, players, *, total_rounds, scoring=Scoring(),
+- TRF (TRF-2026, TRF-16 and its extensions read): :func:`write_trf` ``(tournament_name, players, *, total_rounds, scoring=Scoring(),
   first_colour="b", rounds_played=None, forbidden_pairs=()) -> str`` and :func:`read_trf`
   ``(text) -> TrfTournament``.
 

@@ -13,14 +13,17 @@ the histories instead.
 
 Pairing numbers are passed through unchanged: the Dutch colour rule E.5 looks at their parity.
 
-Importing this module installs :mod:`tournaments.pairing.fast`, which makes py4swiss compute
-the same pairings several times faster (its edge weights built with Python ints instead of
-``DynamicUint`` operations); see that module and ``docs/pairing.md``.
+:mod:`tournaments.pairing.fast` makes py4swiss compute the same pairings several times faster
+(its edge weights built with Python ints instead of ``DynamicUint`` operations).  Importing this
+module does not install it: ``tournaments.apps.TournamentsConfig.ready()`` does at start-up (and
+so do the command line and the bench), failing loudly if py4swiss is not the version it was
+checked against; without it, this module pairs identically with py4swiss's own, slower code.
+See that module and ``docs/pairing.md``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from py4swiss.engines import DutchEngine
 from py4swiss.engines.common import PairingError as Py4SwissPairingError
@@ -29,7 +32,7 @@ from py4swiss.trf.codes import PlayerCode, TournamentCode, XCode
 from py4swiss.trf.exceptions import ParsingError
 from py4swiss.trf.sections import PlayerSection, TournamentSection, XSection
 
-from tournaments.pairing import fast
+from tournaments.pairing.dutch2026 import effective_numbers, pair_dutch_2026
 from tournaments.pairing.explain import explain_pairing
 from tournaments.pairing.model import (
     BLACK,
@@ -43,7 +46,10 @@ from tournaments.pairing.model import (
 )
 from tournaments.pairing.trf import _xxs_line, player_line
 
-fast.install()  # same pairings, faster; warns and keeps py4swiss's own code if unsupported
+# The rule texts a Swiss can be paired by (``Tournament.pairing_rules``).
+DUTCH_2026 = "dutch-2026"  # C.04.3 as in force from 1 February 2026: dutch2026.py
+DUTCH_UNTIL_2026 = "dutch-until-2026"  # the 2017 text, in force until 31 January 2026: py4swiss
+RULESETS = (DUTCH_2026, DUTCH_UNTIL_2026)
 
 
 def engine_trf(
@@ -105,8 +111,12 @@ def pair_swiss(
     scoring: Scoring = Scoring(),  # noqa: B008 - frozen dataclass, safe as a default
     first_colour: str = BLACK,
     forbidden_pairs: Iterable[tuple[int, int]] = (),
+    rules: str = DUTCH_2026,
+    progress: Callable[[int, int], None] | None = None,
 ) -> RoundPairing:
-    """Pair round ``round_number`` by the FIDE Dutch system.
+    """Pair round ``round_number`` by the FIDE Dutch system, by the text ``rules`` names
+    (:data:`DUTCH_2026`, the default, or :data:`DUTCH_UNTIL_2026`).  ``progress(placed,
+    total)``, if given, hears how far the 2026 engine has got (it is not called by the other).
 
     ``players`` are everyone in the tournament (withdrawn players too, with
     ``available=False``); only entries for earlier rounds are used.  A player who already has
@@ -118,6 +128,8 @@ def pair_swiss(
     """
     if first_colour not in (BLACK, WHITE):
         raise PairingError("first_colour must be 'b' or 'w'")
+    if rules not in RULESETS:
+        raise PairingError(f"unknown pairing rules {rules!r}: use one of {', '.join(RULESETS)}")
     if not 1 <= round_number <= total_rounds:
         raise PairingError(f"round {round_number} is outside 1..{total_rounds}")
     players = list(players)
@@ -137,6 +149,21 @@ def pair_swiss(
     available = [p for p in players if p.available]
     if not available:
         return RoundPairing(pairs=[], bye=None, notes={})
+
+    if rules == DUTCH_2026:
+        pairs, bye = pair_dutch_2026(
+            players,
+            round_number=round_number,
+            total_rounds=total_rounds,
+            scoring=scoring,
+            first_colour=first_colour,
+            forbidden_pairs=forbidden_pairs,
+            progress=progress,
+        )
+        return _explained(
+            RoundPairing(pairs=pairs, bye=bye), players, scoring, round_number, first_colour,
+            effective_numbers(players, round_number),
+        )  # fmt: skip
 
     text = engine_trf(
         players,
@@ -168,9 +195,20 @@ def pair_swiss(
             # py4swiss's "white" moves first: in Abalone that is Black.
             pairs.append((pairing.white, pairing.black))
 
-    round_pairing = RoundPairing(pairs=pairs, bye=bye)
-    round_pairing.notes = explain_pairing(
-        players, round_pairing, scoring=scoring, round_number=round_number,
-        first_colour=first_colour,
+    return _explained(RoundPairing(pairs=pairs, bye=bye), players, scoring, round_number,
+                      first_colour)  # fmt: skip
+
+
+def _explained(
+    pairing: RoundPairing,
+    players: Sequence[PairingPlayer],
+    scoring: Scoring,
+    round_number: int,
+    first_colour: str,
+    parity: dict[int, int] | None = None,
+) -> RoundPairing:
+    pairing.notes = explain_pairing(
+        players, pairing, scoring=scoring, round_number=round_number,
+        first_colour=first_colour, parity=parity,
     )  # fmt: skip
-    return round_pairing
+    return pairing

@@ -110,11 +110,15 @@ def colour_rule(
     prefs: dict[int, _Preference],
     rank_key: dict[int, tuple[float, int]],
     first_colour: str,
+    parity: dict[int, int] | None = None,
 ) -> tuple[str, int, str]:
     """Which FIDE colour rule decides a pair, who moves first by it, and why in a few words.
 
-    Replays C.04.3 E.1-E.5 as py4swiss applies them (the tests check that the prediction
-    matches py4swiss's colours over many simulated events).
+    Replays C.04.3 E.1-E.5 (5.2.1-5.2.5 in the 2026 text) as the engines apply them (the
+    tests check that the prediction matches their colours over many simulated events).
+    ``parity`` maps pairing numbers to the numbers whose parity E.5 reads (the 2026 engine
+    counts only the players taking part, as bbpPairings does); by default the numbers
+    themselves.
     """
     higher, lower = sorted((a, b), key=lambda n: rank_key[n], reverse=True)
     ph, pl = prefs[higher], prefs[lower]
@@ -141,7 +145,8 @@ def colour_rule(
     if ph.side is not None:
         return "E.4", mover(higher, ph.side), "higher-ranked player's preference"
     # E.5 the higher-ranked player's pairing number: odd takes the initial colour.
-    colour = first_colour if higher % 2 else _other(first_colour)
+    odd = (parity or {}).get(higher, higher) % 2
+    colour = first_colour if odd else _other(first_colour)
     return "E.5", mover(higher, colour), "pairing-number parity"
 
 
@@ -151,11 +156,12 @@ def _colour_reasons(
     prefs: dict[int, _Preference],
     rank_key: dict[int, tuple[float, int]],
     first_colour: str,
+    parity: dict[int, int] | None,
 ) -> dict[int, str]:
     """Why ``first`` got Black and ``second`` White, following E.1-E.5 in order."""
     got = {first: BLACK, second: WHITE}
     higher, lower = sorted((first, second), key=lambda n: rank_key[n], reverse=True)
-    rule, predicted_first, why = colour_rule(first, second, prefs, rank_key, first_colour)
+    rule, predicted_first, why = colour_rule(first, second, prefs, rank_key, first_colour, parity)
 
     def own(number: int) -> str:
         pref = prefs[number]
@@ -193,11 +199,13 @@ def _colour_reasons(
             higher: f"{own(higher)}; equal preferences: the higher-ranked player's wins",
             lower: f"{own(lower)}; equal preferences: the higher-ranked opponent's wins",
         }
-    parity = "odd" if higher % 2 else "even"
+    effective = (parity or {}).get(higher, higher)
+    odd = "odd" if effective % 2 else "even"
+    counted = "" if effective == higher else f" ({effective} counting only those taking part)"
     colour = got[higher]
     text = (
         f"no colour preference on either side: the higher-ranked player ({higher}) has an "
-        f"{parity} pairing number, so takes {_COLOUR_NAME[colour].split(' ')[0]}"
+        f"{odd} pairing number{counted}, so takes {_COLOUR_NAME[colour].split(' ')[0]}"
     )
     return {first: text, second: text}
 
@@ -209,6 +217,7 @@ def explain_pairing(
     scoring: Scoring,
     round_number: int | None = None,
     first_colour: str = BLACK,
+    parity: dict[int, int] | None = None,
 ) -> dict[int, str]:
     """One sentence per player of ``players`` explaining their place in ``pairing``.
 
@@ -245,7 +254,7 @@ def explain_pairing(
     notes: dict[int, str] = {}
     colour_reasons: dict[int, str] = {}
     for first, second in pairing.pairs:
-        colour_reasons.update(_colour_reasons(first, second, prefs, rank_key, first_colour))
+        colour_reasons.update(_colour_reasons(first, second, prefs, rank_key, first_colour, parity))
 
     for number in sorted(by_number):
         player = by_number[number]

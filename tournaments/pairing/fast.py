@@ -33,47 +33,37 @@ same order, with equal arguments, so their results (ties included) cannot differ
 checked by ``tests/tournaments/test_pairing_fast.py`` (weights compared pair by pair against
 the stock code, and whole simulated tournaments paired both ways).
 
-The transcription is pinned to py4swiss 0.3.x: on any other version, or if the criteria tuple
-is not the one transcribed, :func:`install` warns and leaves the stock code in place.
+The transcription is exact only for the py4swiss it was written from: that code is pinned and
+fingerprinted in :mod:`tournaments.pairing.py4swiss_pin`.  :func:`install` runs at start-up
+(``tournaments.apps.TournamentsConfig.ready()``, the command line, the bench) and raises
+:class:`~tournaments.pairing.py4swiss_pin.UnsupportedPy4Swiss`, naming the first difference,
+if the installed py4swiss is not that code.  Why not fall back to the stock code: a silent
+fallback would make big rounds about four times slower without anyone noticing, and the
+transcription laid over a different py4swiss could pair differently from py4swiss itself.
 """
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
 from py4swiss.dynamicuint import DynamicUint
 from py4swiss.engines.common import ColorPreferenceSide, ColorPreferenceStrength, Float
-from py4swiss.engines.dutch.bracket import bracket_matcher as _bracket_matcher_module
 from py4swiss.engines.dutch.bracket.bracket import Bracket
 from py4swiss.engines.dutch.bracket.bracket_matcher import BracketMatcher
 from py4swiss.engines.dutch.criteria import QUALITY_CRITERIA
 from py4swiss.engines.dutch.criteria.absolute import C2
-from py4swiss.engines.dutch.criteria.quality import (
-    C5,
-    C6,
-    C7,
-    C8,
-    C9,
-    C10,
-    C11,
-    C12,
-    C13,
-    C14,
-    C15,
-    C16,
-    C17,
-    C18,
-    C19,
-)
 from py4swiss.engines.dutch.player import Player, PlayerRole
 from py4swiss.engines.dutch.validity_matcher import ValidityMatcher
 
-SUPPORTED_SERIES = "0.3."
-TRANSCRIBED_CRITERIA = (C5, C6, C7, C8, C9, C10, C11, C12, C13, C14, C15, C16, C17, C18, C19)
+from tournaments.pairing.py4swiss_pin import (
+    CHECKED_VERSION,
+    TARGETS,
+    UnsupportedPy4Swiss,
+    supported,
+)
+from tournaments.pairing.py4swiss_pin import STOCK as _STOCK
 
 # Memo key of a pair of feature ids: first * _KEY_STRIDE + second (ids are < players in a bracket).
 _KEY_STRIDE = 1 << 32
@@ -84,23 +74,6 @@ _STRONG = ColorPreferenceStrength.STRONG
 _ABSOLUTE = ColorPreferenceStrength.ABSOLUTE
 _DOWN = Float.DOWN
 _UP = Float.UP
-
-# The methods replaced, as (class, attribute name); their stock versions are kept in _STOCK.
-_TARGETS: tuple[tuple[type, str], ...] = (
-    (BracketMatcher, "_get_weight"),
-    (BracketMatcher, "_set_up_computer"),
-    (BracketMatcher, "add_to_weights"),
-    (BracketMatcher, "remove_weights"),
-    (BracketMatcher, "finalize_match"),
-    (BracketMatcher, "update_matching"),
-    (ValidityMatcher, "is_allowed_pair"),
-    (ValidityMatcher, "_set_up_computer"),
-    (ValidityMatcher, "finalize_match"),
-)
-_STOCK: dict[tuple[type, str], Callable[..., Any]] = {
-    (owner, name): owner.__dict__[name] for owner, name in _TARGETS
-}
-
 
 # -- weights as ints ---------------------------------------------------------------------------
 
@@ -537,42 +510,27 @@ _FAST: dict[tuple[type, str], Callable[..., Any]] = {
 # -- switching -------------------------------------------------------------------------------
 
 
-def supported() -> str | None:
-    """None if the installed py4swiss is the one transcribed here, else why not."""
-    try:
-        installed = version("py4swiss")
-    except PackageNotFoundError:
-        return "py4swiss's version is unknown"
-    if not installed.startswith(SUPPORTED_SERIES):
-        return f"py4swiss {installed} is not {SUPPORTED_SERIES}x"
-    if tuple(QUALITY_CRITERIA) != TRANSCRIBED_CRITERIA:
-        return "py4swiss's quality criteria are not C5..C19"
-    if _bracket_matcher_module.QUALITY_CRITERIA is not QUALITY_CRITERIA:
-        return "BracketMatcher uses another tuple of quality criteria"
-    return None
-
-
 def is_installed() -> bool:
     """Whether the fast methods are in place."""
-    return all(owner.__dict__[name] is _FAST[owner, name] for owner, name in _TARGETS)
+    return all(owner.__dict__[name] is _FAST[owner, name] for owner, name in TARGETS)
 
 
-def install() -> bool:
-    """Put the fast methods in place (idempotent).  Returns whether they are in place; on an
-    unsupported py4swiss, warns once and leaves the stock code."""
+def install() -> None:
+    """Put the fast methods in place (idempotent: once they are, nothing is checked again).
+
+    Raises :class:`UnsupportedPy4Swiss` if :func:`supported` finds a difference; py4swiss's
+    own methods are then left in place, untouched.
+    """
     if is_installed():
-        return True
+        return
     reason = supported()
     if reason is not None:
-        warnings.warn(
-            f"tournaments.pairing.fast not installed ({reason}); pairing with the stock, "
-            "slower py4swiss code",
-            RuntimeWarning,
-            stacklevel=2,
+        raise UnsupportedPy4Swiss(
+            f"{reason}.  Install py4swiss=={CHECKED_VERSION} (as pyproject.toml pins it), or "
+            "check the transcription against the new code and update CHECKED_VERSION and "
+            "FINGERPRINTS (see tournaments/pairing/py4swiss_pin.py and docs/pairing.md)"
         )
-        return False
     _put(_FAST)
-    return True
 
 
 def uninstall() -> None:
@@ -581,7 +539,7 @@ def uninstall() -> None:
 
 
 def _put(methods: dict[tuple[type, str], Callable[..., Any]]) -> None:
-    for owner, name in _TARGETS:
+    for owner, name in TARGETS:
         setattr(owner, name, methods[owner, name])
 
 

@@ -23,9 +23,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-BLACK = "b"
-WHITE = "w"
-COLOURS = (BLACK, WHITE)
+# The site's one definition of the colours, re-exported for the pairing engines.
+from games.engine.position import BLACK as BLACK
+from games.engine.position import COLOURS as COLOURS
+from games.engine.position import WHITE as WHITE
 
 PLAYED_RESULTS = frozenset({"1", "=", "0"})
 FORFEIT_RESULTS = frozenset({"+", "-"})

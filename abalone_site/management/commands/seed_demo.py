@@ -12,7 +12,7 @@ from accounts.models import User
 from clubs.models import Club, JoinRequest, Membership
 from games.demo import play_demo_game
 from games.models import Game
-from games.services import GameSettings
+from games.options import GameOptions
 
 DEMO_PASSWORD = "sumito-demo"  # noqa: S105 - documented demo credential
 
@@ -140,20 +140,20 @@ class Command(BaseCommand):
             return
         now = timezone.now()
         finished = [
-            ("alice", "bruno", GameSettings(600, 0, 6, "belgian", True)),
-            ("chloe", "dmitri", GameSettings(180, 2, 4, "belgian", True)),
-            ("elena", "femke", GameSettings(900, 0, 6, "standard", True)),
-            ("gabor", "hana", GameSettings(300, 0, 4, "german", True)),
-            ("lea", "alice", GameSettings(600, 0, 6, "belgian", False)),
-            ("ivan", "julia", GameSettings(1800, 0, 6, "belgian", True)),
+            ("alice", "bruno", GameOptions(600, 0, 6, "belgian", True)),
+            ("chloe", "dmitri", GameOptions(180, 2, 4, "belgian", True)),
+            ("elena", "femke", GameOptions(900, 0, 6, "standard", True)),
+            ("gabor", "hana", GameOptions(300, 0, 4, "german", True)),
+            ("lea", "alice", GameOptions(600, 0, 6, "belgian", False)),
+            ("ivan", "julia", GameOptions(1800, 0, 6, "belgian", True)),
         ]
         total = len(finished) + 2
-        for number, (black, white, game_settings) in enumerate(finished, start=1):
+        for number, (black, white, options) in enumerate(finished, start=1):
             self.stdout.write(f"\r  demo games {number}/{total}", ending="")
             play_demo_game(
                 black=users[black],
                 white=users[white],
-                game_settings=game_settings,
+                options=options,
                 start_at=now - timedelta(days=number, hours=rng.randint(0, 12)),
                 plies=None,
                 rng=rng,
@@ -165,7 +165,7 @@ class Command(BaseCommand):
             play_demo_game(
                 black=users[black],
                 white=users[white],
-                game_settings=GameSettings(1800, 10, 6, "belgian", True),
+                options=GameOptions(1800, 10, 6, "belgian", True),
                 start_at=now - timedelta(minutes=3),
                 plies=12,
                 rng=rng,

@@ -1,5 +1,5 @@
-"""Serve the site in one process: the ASGI app under uvicorn, plus (in the embedded default)
-the in-process runner of background and periodic jobs."""
+"""Serve the site in one process: the ASGI app under uvicorn (with its deadline watcher), plus
+(in the embedded default) the in-process runner of background and periodic jobs."""
 
 import uvicorn
 from django.conf import settings
@@ -30,6 +30,6 @@ class Command(BaseCommand):
             host=host,
             port=port,
             reload=reload,
-            lifespan="off",
+            lifespan="on",
             log_level="info",
         )

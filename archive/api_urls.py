@@ -1,0 +1,20 @@
+"""API of the public game archive."""
+
+from django.urls import path
+
+from archive import api as archive_api
+
+urlpatterns = [
+    path("games/", archive_api.ArchiveGameListView.as_view(), name="api-archive-games"),
+    path(
+        "games/<int:game_id>/record",
+        archive_api.ArchiveRecordView.as_view(),
+        name="api-archive-record",
+    ),
+    path(
+        "games/<int:game_id>/replay",
+        archive_api.ArchiveReplayView.as_view(),
+        name="api-archive-replay",
+    ),
+    path("import/", archive_api.RecordImportView.as_view(), name="api-archive-import"),
+]

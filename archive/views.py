@@ -1,0 +1,148 @@
+"""Pages of the public game archive: search, replay, record downloads and the record import."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.http import HttpResponse, StreamingHttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
+
+from abalone_site.errors import NotFound, ServiceError
+from archive import selectors
+from archive.forms import ArchiveSearchForm, RecordImportForm
+from games import records
+from games.models import Game
+from tournaments import services as tournament_services
+from tournaments.models import Board
+from tournaments.permissions import is_director
+
+RECORD_CONTENT_TYPE = "text/plain; charset=utf-8"
+
+
+def archive_search(request):
+    form = ArchiveSearchForm(request.GET)
+    page = None
+    if form.is_valid():
+        games = selectors.archive_games(form.filters())
+        page = Paginator(games, selectors.PAGE_SIZE).get_page(request.GET.get("page"))
+    query = request.GET.copy()
+    query.pop("page", None)
+    return render(
+        request,
+        "archive/search.html",
+        {"form": form, "page": page, "query": query.urlencode()},
+    )
+
+
+def archive_download(request):
+    """Every game of a search (the archive's filters) as one text file of records."""
+    form = ArchiveSearchForm(request.GET)
+    if not form.is_valid():
+        status = 404 if form.names_only_missing_things() else 400
+        return HttpResponse(
+            f"Bad search: {form.error_detail()}\n",
+            status=status,
+            content_type=RECORD_CONTENT_TYPE,
+        )
+    filters = form.filters()
+    name = f"sumito-{filters.tournament.slug}" if filters.tournament else "sumito-games"
+    response = StreamingHttpResponse(
+        records.records_stream(selectors.archive_games(filters)), content_type=RECORD_CONTENT_TYPE
+    )
+    response["Content-Disposition"] = f'attachment; filename="{name}.txt"'
+    return response
+
+
+def _game_or_none(game_id: int) -> Game | None:
+    try:
+        return selectors.archive_game(game_id)
+    except NotFound:
+        return None
+
+
+def archive_replay(request, game_id: int):
+    game = _game_or_none(game_id)
+    if game is None:
+        return render(request, "404.html", {"path": request.path}, status=404)
+    if game.status == Game.Status.STARTED:
+        return redirect(game)
+    board = records.tournament_board_of(game)
+    changes = selectors.rating_changes(game)
+    players = [
+        {"colour": colour, "name": name, "user": user, "change": changes.get(colour)}
+        for colour, name, user in (("b", "Black", game.black), ("w", "White", game.white))
+    ]
+    board_url = None
+    if board is not None:
+        board_url = (
+            reverse("tournament-round", args=[board.round.tournament.slug, board.round.number])
+            + f"#board-{board.number}"
+        )
+    return render(
+        request,
+        "archive/replay.html",
+        {
+            "game": game,
+            "board": board,
+            "board_url": board_url,
+            "players": players,
+            "replay": selectors.replay_data(game),
+            "result_text": selectors.result_text(game),
+        },
+    )
+
+
+def archive_record(request, game_id: int):
+    game = _game_or_none(game_id)
+    if game is None:
+        return HttpResponse(
+            f"There is no game {game_id}.\n", status=404, content_type=RECORD_CONTENT_TYPE
+        )
+    response = HttpResponse(records.game_record(game), content_type=RECORD_CONTENT_TYPE)
+    response["Content-Disposition"] = f'inline; filename="sumito-{game.pk}.txt"'
+    return response
+
+
+@login_required
+def archive_import(request, board_id: int):
+    board = get_object_or_404(
+        Board.objects.select_related("round__tournament__club", "black__user", "white__user"),
+        pk=board_id,
+    )
+    tournament = board.round.tournament
+    if not is_director(tournament, request.user):
+        return render(
+            request,
+            "403.html",
+            {
+                "detail": f"Only the directors of {tournament.name} may import game records.",
+                "back": tournament,
+            },
+            status=403,
+        )
+    form = RecordImportForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            outcome = tournament_services.board_record_import(
+                board=board,
+                actor=request.user,
+                text=form.cleaned_data["record"],
+                now=timezone.now(),
+            )
+        except ServiceError as error:
+            if error.status == 403:
+                return render(request, "403.html", {"detail": error.detail}, status=403)
+            form.add_error(None, error.detail)
+        else:
+            level = messages.WARNING if outcome.result_agrees is False else messages.SUCCESS
+            messages.add_message(request, level, outcome.message)
+            return redirect("archive-replay", game_id=outcome.game.pk)
+    return render(
+        request,
+        "archive/import.html",
+        {"form": form, "board": board, "tournament": tournament},
+        status=400 if form.errors else 200,
+    )

@@ -1,0 +1,149 @@
+"""Challenges: a player offers a game (to someone, or as an open seek), another accepts it.
+
+Accepting, declining and cancelling lock the challenge's row, so two players accepting the same
+seek get one game and one 409.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+
+from abalone_site.errors import Conflict, InvalidInput, NotAllowed, NotFound, Unprocessable
+from accounts.models import User
+from accounts.selectors import player_named
+from games.models import Challenge, Game
+from games.options import GameOptions, options_from_choices
+from games.services.lifecycle import game_create
+
+
+def challenge_create(
+    *,
+    challenger: User,
+    opponent: User | None,
+    colour: str,
+    options: GameOptions,
+    now: datetime,
+) -> Challenge:
+    """A challenge to ``opponent``, or an open seek when None; it expires after
+    ``CHALLENGE_EXPIRY_SECONDS``."""
+    options.validated()
+    if colour not in Challenge.Colour.values:
+        raise InvalidInput(f"colour must be one of {', '.join(Challenge.Colour.values)}.")
+    if opponent is not None and opponent.pk == challenger.pk:
+        raise Unprocessable("You cannot challenge yourself.", code="same_player")
+    return Challenge.objects.create(
+        challenger=challenger,
+        opponent=opponent,
+        colour=colour,
+        **options.fields(),
+        created_at=now,
+        expires_at=now + timedelta(seconds=settings.CHALLENGE_EXPIRY_SECONDS),
+    )
+
+
+def challenge_create_from_choices(
+    *, challenger: User, choices: Mapping[str, Any], now: datetime
+) -> Challenge:
+    """A challenge as the lobby's form and the API take it: ``opponent`` (a username; empty
+    for an open seek), ``colour`` (default random) and the game's options as
+    :func:`games.options.options_from_choices` reads them."""
+    opponent = player_named(choices["opponent"]) if choices.get("opponent") else None
+    return challenge_create(
+        challenger=challenger,
+        opponent=opponent,
+        colour=choices.get("colour") or Challenge.Colour.RANDOM,
+        options=options_from_choices(choices),
+        now=now,
+    )
+
+
+def _locked_challenge(challenge_id: int) -> Challenge:
+    challenge = Challenge.objects.select_for_update().filter(pk=challenge_id).first()
+    if challenge is None:
+        raise NotFound(f"There is no challenge {challenge_id}.")
+    return challenge
+
+
+def _require_open(challenge: Challenge, now: datetime) -> None:
+    status = challenge.status
+    if status == Challenge.Status.OPEN and challenge.expires_at <= now:
+        status = Challenge.Status.EXPIRED  # the periodic sweep records it
+    if status != Challenge.Status.OPEN:
+        raise Conflict(f"This challenge is {status}.", code=f"challenge_{status}")
+
+
+def challenge_accept(*, challenge_id: int, user: User, now: datetime) -> Game:
+    with transaction.atomic():
+        challenge = _locked_challenge(challenge_id)
+        if challenge.opponent_id is not None and challenge.opponent_id != user.pk:
+            raise NotAllowed("This challenge is addressed to another player.")
+        if challenge.challenger_id == user.pk:
+            raise Conflict("You cannot accept your own challenge.", code="own_challenge")
+        _require_open(challenge, now)
+        colour = challenge.colour
+        if colour == Challenge.Colour.RANDOM:
+            colour = secrets.choice([Challenge.Colour.BLACK, Challenge.Colour.WHITE])
+        black, white = (
+            (challenge.challenger, user)
+            if colour == Challenge.Colour.BLACK
+            else (user, challenge.challenger)
+        )
+        game = game_create(
+            black=black,
+            white=white,
+            options=GameOptions.of(challenge),
+            now=now,
+        )
+        challenge.status = Challenge.Status.ACCEPTED
+        challenge.opponent = user
+        challenge.game = game
+        challenge.save(update_fields=["status", "opponent", "game"])
+    return game
+
+
+def _close_challenge(
+    *, challenge_id: int, user: User, now: datetime, by_opponent: bool, status: str
+) -> Challenge:
+    with transaction.atomic():
+        challenge = _locked_challenge(challenge_id)
+        allowed = challenge.opponent_id if by_opponent else challenge.challenger_id
+        if allowed != user.pk:
+            who = "challenged player" if by_opponent else "challenger"
+            verb = "decline" if by_opponent else "cancel"
+            raise NotAllowed(f"Only the {who} may {verb} a challenge.")
+        _require_open(challenge, now)
+        challenge.status = status
+        challenge.save(update_fields=["status"])
+    return challenge
+
+
+def challenge_decline(*, challenge_id: int, user: User, now: datetime) -> Challenge:
+    return _close_challenge(
+        challenge_id=challenge_id,
+        user=user,
+        now=now,
+        by_opponent=True,
+        status=Challenge.Status.DECLINED,
+    )
+
+
+def challenge_cancel(*, challenge_id: int, user: User, now: datetime) -> Challenge:
+    return _close_challenge(
+        challenge_id=challenge_id,
+        user=user,
+        now=now,
+        by_opponent=False,
+        status=Challenge.Status.CANCELLED,
+    )
+
+
+def challenges_expire(*, now: datetime) -> int:
+    return Challenge.objects.filter(status=Challenge.Status.OPEN, expires_at__lte=now).update(
+        status=Challenge.Status.EXPIRED
+    )

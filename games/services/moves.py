@@ -1,0 +1,173 @@
+"""Playing a move: the rules and the clock decide, :mod:`games.move_store` reads and writes.
+
+One locked path decides every move that can be refused: it locks the game's row, checks the
+ply the client saw (two racing moves give one success and one 409 ``stale_ply``), the turn, the
+clock and the rules. On PostgreSQL an ordinary move (one that does not end the game) is first
+tried without the lock, as a compare-and-set that changes the row only if its ply, status and
+draw offer are still those the move was decided on; anything else takes the locked path.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.db import transaction
+
+from abalone_site.errors import Conflict, NotAllowed, Unprocessable
+from accounts.models import User
+from games import clock as game_clock
+from games import engine, move_store
+from games.models import Game, Move
+from games.selectors import move_document
+from games.services.lifecycle import adjudicate_locked, after_commit, finish_locked, game_over_error
+
+
+def player_colour(game: Game, user: User) -> str:
+    """``user``'s colour in ``game``, or NotAllowed if they do not play it."""
+    colour = game.colour_of(user) if user.is_authenticated else None
+    if colour is None:
+        raise NotAllowed(f"You are not a player of game {game.pk}.", code="not_a_player")
+    return colour
+
+
+def game_move_apply(
+    *, game_id: int, player: User, move: str, expected_ply: int, now: datetime
+) -> Game:
+    """Play ``move`` for ``player`` if it is their turn at ``expected_ply`` and in time.
+
+    A move at or after the deadline is not played: the game is adjudicated (lost on time, or
+    abandoned during the first moves) and a 409 ``time_out`` is raised after that commits.
+    """
+    if move_store.compare_and_set_enabled():
+        game = _move_compare_and_set(
+            game_id=game_id, player=player, move=move, expected_ply=expected_ply, now=now
+        )
+        if game is not None:
+            return game
+    return _move_locked(
+        game_id=game_id, player=player, move=move, expected_ply=expected_ply, now=now
+    )
+
+
+def _move_compare_and_set(
+    *, game_id: int, player: User, move: str, expected_ply: int, now: datetime
+) -> Game | None:
+    """The move as :func:`_move_locked` would play it, in two statements and no transaction:
+    the game read without a lock, and the move written only if the row is still as read (the
+    only columns of an active game that change are ``MOVE_FIELDS`` and the draw offer). Locking
+    the row for the whole move cost two round trips more (BEGIN, COMMIT) and held the lock
+    across them.
+
+    Returns None, having written nothing, whenever the locked path must decide: no such game,
+    not a player, the game over or flagged, a stale ply, not the player's turn, an illegal move,
+    a move that ends the game, or a row that changed between the read and the write (the other
+    writer's lock is waited for, as the locked path would).
+    """
+    snapshot = move_store.read(game_id)
+    if snapshot is None:
+        return None
+    game = snapshot.game
+    colour = game.colour_of(player) if player.is_authenticated else None
+    if (
+        colour is None
+        or not game.is_active
+        or game.clock.is_flagged(now)
+        or expected_ply != game.ply
+        or game.side_to_move != colour
+    ):
+        snapshot.put_back()  # untouched: still good for the locked path
+        return None
+    engine_game, documents = move_store.history(game, snapshot)
+    if engine_game.ply != game.ply or engine_game.position.to_string() != game.position:
+        return None  # a rebuild read moves newer than the row: the row changed meanwhile
+    try:
+        outcome = engine_game.play(move)
+    except engine.EngineError:
+        return None
+    if engine_game.is_over:
+        return None
+    expected = {"ply": expected_ply, "status": Game.Status.STARTED, "draw_offer": game.draw_offer}
+    move_row = _advance(game, engine_game, outcome, colour, now)
+    if not move_store.write_if_unchanged(game, move_row, expected=expected):
+        return None
+    documents.append(_played_document(move_row))
+    after_commit(game, now, move_documents=documents)
+    move_store.keep_after_commit(game, engine_game, documents)
+    return game
+
+
+def _move_locked(
+    *, game_id: int, player: User, move: str, expected_ply: int, now: datetime
+) -> Game:
+    timed_out = False
+    with transaction.atomic():
+        game = move_store.lock(game_id)
+        colour = player_colour(game, player)
+        if game.is_active and game.clock.is_flagged(now):
+            adjudicate_locked(game, now)
+            timed_out = True
+        else:
+            if not game.is_active:
+                raise game_over_error(game)
+            if expected_ply != game.ply:
+                raise Conflict(
+                    f"You sent ply {expected_ply} but the game is at ply {game.ply}: "
+                    "refetch the game.",
+                    code="stale_ply",
+                )
+            if game.side_to_move != colour:
+                raise Conflict(
+                    f"It is {engine.COLOUR_NAMES[game.side_to_move]}'s turn, not yours.",
+                    code="not_your_turn",
+                )
+            engine_game, documents = move_store.history(game)
+            try:
+                outcome = engine_game.play(move)
+            except engine.EngineError as error:
+                raise Unprocessable(str(error), code="illegal_move") from error
+            move_row = _advance(game, engine_game, outcome, colour, now)
+            documents.append(_played_document(move_row))
+            if engine_game.is_over:
+                move_store.insert_move(move_row)
+                finish_locked(game, engine_game.result, engine_game.termination, now)
+            else:
+                move_store.write(game, move_row)
+                after_commit(game, now, move_documents=documents)
+                move_store.keep_after_commit(game, engine_game, documents)
+    if timed_out:
+        raise Conflict(
+            f"{engine.COLOUR_NAMES[game.side_to_move]} ran out of time before the move arrived: "
+            f"it was not played; the game is over ({game.result or 'aborted'}, "
+            f"{game.termination}).",
+            code="time_out",
+        )
+    return game
+
+
+def _advance(game: Game, engine_game: engine.Game, outcome, colour: str, now: datetime) -> Move:
+    """Set ``game``'s fields as after the move the engine just played; the move's row."""
+    timing = game_clock.after_move(game.clock, now=now, has_clock=game.time_control.has_clock)
+    game.ply += 1
+    game.position = engine_game.position.to_string()
+    game.black_ms = timing.clock.black_ms
+    game.white_ms = timing.clock.white_ms
+    game.turn_started_at = now
+    game.flag_deadline = timing.clock.deadline()
+    if game.draw_offer == engine.opponent(colour):
+        game.draw_offer = ""  # moving on declines the opponent's offer
+    return Move(
+        game=game,
+        ply=game.ply,
+        notation=outcome.move.notation,
+        played_at=now,
+        clock_ms=timing.mover_ms_after,
+        spent_ms=timing.spent_ms,
+        position_after=game.position,
+        pushed_off=outcome.pushed_off is not None,
+    )
+
+
+def _played_document(move_row: Move) -> dict:
+    return move_document(
+        move_row.ply, move_row.notation, move_row.played_at, move_row.clock_ms, move_row.pushed_off
+    )

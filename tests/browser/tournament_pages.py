@@ -1,0 +1,41 @@
+"""What the tournament browser tests share: the marbles and points of each result a director
+enters, and the few page helpers both drive the pages with."""
+
+from tournaments.models import Board
+
+# Marbles pushed off (Black, White) for the played results; forfeits leave them empty.
+MARBLES = {"1-0": (6, 2), "0-1": (3, 6), "1/2-1/2": (4, 4), "+-": None, "-+": None}
+# Points for (Black, White).
+POINTS = {
+    "1-0": (1.0, 0.0),
+    "0-1": (0.0, 1.0),
+    "1/2-1/2": (0.5, 0.5),
+    "+-": (1.0, 0.0),
+    "-+": (0.0, 1.0),
+}
+
+
+def messages(page):
+    return page.locator(".messages .message")
+
+
+def shown_points(value: float) -> str:
+    """Points as the pages show them: 2½, ½, 3."""
+    whole, half = int(value), value - int(value) >= 0.5
+    return f"{whole}½" if half and whole else ("½" if half else str(whole))
+
+
+def enter_result(page, board: Board, result: str, *, reason: str | None = None):
+    """The per-board form of the round page's Results section."""
+    form = page.locator(f"form.result-form[data-board='{board.number}']")
+    form.get_by_label(f"Result of board {board.number}", exact=True).select_option(result)
+    marbles = MARBLES[result]
+    form.get_by_label("Marbles pushed off by Black").fill(
+        "" if marbles is None else str(marbles[0])
+    )
+    form.get_by_label("Marbles pushed off by White").fill(
+        "" if marbles is None else str(marbles[1])
+    )
+    if reason is not None:
+        form.get_by_label("Reason").fill(reason)
+    form.get_by_role("button").click()

@@ -1,0 +1,427 @@
+"""The players' and directors' tournament actions, as the pages and the API both take them.
+
+Each action reads its input from a mapping (a page's POST data or the API's JSON), checked by
+:data:`INPUTS`; calls one service, which checks who may do it; and says what happened in an
+:class:`Outcome`: the message a page shows, the JSON the API answers with and its status, and the
+tournament page to go back to. ``tournaments.views.tournament_action`` and
+``tournaments.api.TournamentActionView`` only translate.
+
+A new action is one function here, added to :data:`ACTIONS`, its input to :data:`INPUTS` (and a
+status other than 200 to :data:`STATUSES`); both the pages and the API have it then.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from django.http import QueryDict
+from rest_framework import serializers
+
+from abalone_site.api_errors import flatten_detail
+from abalone_site.errors import InvalidInput, NotFound
+from abalone_site.serializers import LARGEST_ID, StrictSerializer
+from accounts.models import User
+from accounts.selectors import player_named
+from ratings.selectors import ratings_being_updated
+from tournaments import selectors, services
+from tournaments.models import Board, Tournament
+
+_USERNAME = {"max_length": 150, "help_text": "a player's username"}
+
+
+def _username(**options) -> serializers.CharField:
+    return serializers.CharField(**{**_USERNAME, **options})
+
+
+class NoInput(StrictSerializer):
+    """The action takes no fields (a body, if sent, is ignored)."""
+
+
+class UsernameInput(StrictSerializer):
+    username = _username()
+
+
+class WithdrawInput(StrictSerializer):
+    username = _username(
+        required=False, allow_blank=True, help_text="a director withdrawing someone; else you"
+    )
+
+
+class AddPlayerInput(UsernameInput):
+    late_bye = serializers.ChoiceField(
+        choices=["H", "Z"], required=False, help_text="for the rounds already played (default Z)"
+    )
+    override = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="add them although the event's entry rules say no (not a member, full); "
+        "the audit trail records it",
+    )
+
+
+class ByeInput(StrictSerializer):
+    round = serializers.IntegerField(min_value=1, max_value=32767)
+    kind = serializers.ChoiceField(choices=["H", "Z"], required=False, help_text="default H")
+
+
+class GrantByeInput(StrictSerializer):
+    username = _username()
+    round = serializers.IntegerField(min_value=1, max_value=32767)
+    kind = serializers.ChoiceField(
+        choices=["F", "H", "Z"], help_text="F full point, H half point, Z zero"
+    )
+
+
+class RoundInput(StrictSerializer):
+    round = serializers.IntegerField(min_value=1, max_value=32767)
+
+
+class PairInput(StrictSerializer):
+    first = _username()
+    second = _username()
+
+
+class ForbidInput(PairInput):
+    reason = serializers.CharField(required=False, allow_blank=True, max_length=200)
+
+
+class ResultInput(StrictSerializer):
+    board = serializers.IntegerField(min_value=1, max_value=LARGEST_ID, help_text="board id")
+    result = serializers.ChoiceField(choices=[v for v in Board.Result.values if v])
+    black_marbles = serializers.IntegerField(
+        required=False, allow_null=True, min_value=0, max_value=6
+    )
+    white_marbles = serializers.IntegerField(
+        required=False, allow_null=True, min_value=0, max_value=6
+    )
+    reason = serializers.CharField(required=False, allow_blank=True, max_length=200)
+
+
+def _number(text: str) -> int | str | None:
+    """A form's number field as JSON would carry it: blank is None, digits an integer."""
+    text = text.strip()
+    if not text:
+        return None
+    return int(text) if text.isascii() and text.isdigit() else text
+
+
+class ResultsInput(StrictSerializer):
+    results = serializers.ListField(child=ResultInput(), min_length=1, max_length=500)
+
+    @staticmethod
+    def from_form(form) -> dict:
+        """A page's form: per board row ``board``, ``result``, ``black_marbles`` and
+        ``white_marbles``, repeated in order; rows left without a result are skipped."""
+        columns = ("board", "result", "black_marbles", "white_marbles")
+        rows = zip(*(form.getlist(name) for name in columns), strict=False)
+        return {
+            "results": [
+                {
+                    "board": _number(board),
+                    "result": result,
+                    "black_marbles": _number(black),
+                    "white_marbles": _number(white),
+                }
+                for board, result, black, white in rows
+                if result
+            ]
+        }
+
+
+class EditBoardInput(StrictSerializer):
+    board = serializers.IntegerField(min_value=1, max_value=LARGEST_ID, help_text="board id")
+    black = _username()
+    white = _username(
+        required=False, allow_blank=True, allow_null=True, help_text="blank or null: a bye"
+    )
+
+
+@dataclass
+class Outcome:
+    """What an action did: ``message`` for the page, ``data`` and ``status`` for the API,
+    ``page`` the tournament page to show next (relative to the tournament's URL)."""
+
+    message: str
+    data: dict[str, Any]
+    status: int = 200
+    page: str = ""
+    warnings: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class _Call:
+    tournament: Tournament
+    actor: User
+    data: dict[str, Any]
+    now: datetime
+
+    def player(self, name: str) -> User:
+        return player_named(self.data[name])
+
+    def board(self) -> Board:
+        return selectors.board_of(self.tournament, self.data["board"])
+
+
+def perform(
+    action: str, *, tournament: Tournament, actor: User, data: Mapping[str, Any], now: datetime
+) -> Outcome:
+    """Run ``action`` for ``actor`` with the input ``data``; a ServiceError says why not."""
+    handler = ACTIONS.get(action)
+    if handler is None:
+        raise NotFound(f"There is no tournament action '{action}'.")
+    shape = INPUTS[action]
+    if isinstance(data, QueryDict) and hasattr(shape, "from_form"):
+        data = shape.from_form(data)
+    checked = shape(data=data)
+    if not checked.is_valid():
+        raise InvalidInput(flatten_detail(checked.errors))
+    return handler(_Call(tournament, actor, dict(checked.validated_data), now))
+
+
+def _register(call: _Call) -> Outcome:
+    entrant = services.tournament_register(
+        tournament=call.tournament, user=call.actor, now=call.now
+    )
+    return Outcome(
+        f"You are registered for {call.tournament.name}.",
+        {"registered": entrant.user.username},
+        status=201,
+    )
+
+
+def _withdraw(call: _Call) -> Outcome:
+    target = call.player("username") if call.data.get("username") else call.actor
+    services.tournament_withdraw(tournament=call.tournament, user=target, actor=call.actor)
+    return Outcome(f"{target.username} withdrew.", {"withdrawn": target.username})
+
+
+def _readmit(call: _Call) -> Outcome:
+    target = call.player("username")
+    services.entrant_readmit(tournament=call.tournament, actor=call.actor, user=target)
+    return Outcome(f"{target.username} is back in.", {"readmitted": target.username})
+
+
+def _add_player(call: _Call) -> Outcome:
+    entrant = services.entrant_add(
+        tournament=call.tournament,
+        actor=call.actor,
+        user=call.player("username"),
+        late_bye=call.data.get("late_bye") or "Z",
+        override=call.data.get("override", False),
+        now=call.now,
+    )
+    name = entrant.user.username
+    return Outcome(
+        f"{name} added.",
+        {"added": name, "first_round": entrant.first_round},
+        status=201,
+        page="players/",
+    )
+
+
+def _bye(call: _Call) -> Outcome:
+    services.bye_request(
+        tournament=call.tournament,
+        user=call.actor,
+        round_number=call.data["round"],
+        kind=call.data.get("kind") or "H",
+    )
+    return Outcome("Bye requested.", {"bye": call.data["round"]}, status=201)
+
+
+def _forbid(call: _Call) -> Outcome:
+    first, second = call.player("first"), call.player("second")
+    services.forbid_pair(
+        tournament=call.tournament,
+        actor=call.actor,
+        first=first,
+        second=second,
+        reason=call.data.get("reason", ""),
+    )
+    return Outcome(
+        "Those two will not be paired.",
+        {"forbidden": [first.username, second.username]},
+        status=201,
+        page="players/",
+    )
+
+
+def _unforbid(call: _Call) -> Outcome:
+    first, second = call.player("first"), call.player("second")
+    services.forbid_pair_remove(
+        tournament=call.tournament, actor=call.actor, first=first, second=second
+    )
+    return Outcome(
+        "Those two may be paired again.",
+        {"allowed": [first.username, second.username]},
+        page="players/",
+    )
+
+
+def _grant_bye(call: _Call) -> Outcome:
+    said = services.bye_grant(
+        tournament=call.tournament,
+        actor=call.actor,
+        user=call.player("username"),
+        round_number=call.data["round"],
+        kind=call.data["kind"],
+        now=call.now,
+    )
+    return Outcome(
+        said,
+        {"granted": call.data["kind"], "round": call.data["round"], "message": said},
+        status=201,
+        page="players/",
+    )
+
+
+def _paired(call: _Call, round_, *, waiting: str) -> Outcome:
+    """The outcome of pairing a round: paired now, or handed to a background job (None)."""
+    if round_ is None:
+        call.tournament.refresh_from_db()
+        number = call.tournament.pairing_requested_round
+        return Outcome(waiting, {"round": number, "status": "pairing"}, status=202)
+    return Outcome(
+        f"Round {round_.number} is paired.",
+        {"round": round_.number, "status": round_.status},
+        status=201,
+        page=f"rounds/{round_.number}/",
+    )
+
+
+def _start(call: _Call) -> Outcome:
+    round_ = services.tournament_start(tournament=call.tournament, actor=call.actor, now=call.now)
+    return _paired(call, round_, waiting="Registration is closed; round 1 is being paired.")
+
+
+def _pair_next(call: _Call) -> Outcome:
+    round_ = services.round_pair_by(tournament=call.tournament, actor=call.actor, now=call.now)
+    return _paired(call, round_, waiting="The round is being paired in the background.")
+
+
+def _start_round(call: _Call) -> Outcome:
+    round_ = services.round_start(
+        tournament_id=call.tournament.pk, number=call.data["round"], actor=call.actor, now=call.now
+    )
+    return Outcome(
+        f"Round {round_.number} has started.",
+        {"round": round_.number, "status": round_.status},
+        page=f"rounds/{round_.number}/",
+    )
+
+
+def _result(call: _Call) -> Outcome:
+    board = services.board_result_set(
+        board=call.board(),
+        actor=call.actor,
+        result=call.data["result"],
+        black_marbles=call.data.get("black_marbles"),
+        white_marbles=call.data.get("white_marbles"),
+        reason=call.data.get("reason", ""),
+        now=call.now,
+    )
+    updating = ratings_being_updated()
+    message = f"Board {board.number}: {board.result}."
+    if updating:
+        message += " Ratings are being updated."
+    return Outcome(
+        message,
+        {**selectors.board_document(board), "ratings_updating": updating},
+        page=f"rounds/{board.round.number}/",
+    )
+
+
+def _results(call: _Call) -> Outcome:
+    boards = services.round_results_set(
+        tournament=call.tournament, actor=call.actor, entries=call.data["results"], now=call.now
+    )
+    updating = ratings_being_updated()
+    message = f"{len(boards)} result{'s' if len(boards) != 1 else ''} saved."
+    if updating:
+        message += " Ratings are being updated."
+    rounds = sorted({board.round.number for board in boards})
+    return Outcome(
+        message,
+        {
+            "boards": [selectors.board_document(board) for board in boards],
+            "ratings_updating": updating,
+        },
+        page=f"rounds/{rounds[-1]}/" if len(rounds) == 1 else "",
+    )
+
+
+def _edit_board(call: _Call) -> Outcome:
+    board = call.board()
+    white = call.data.get("white")
+    done = services.board_pairing_edit(
+        board=board,
+        actor=call.actor,
+        black=selectors.entrant_for(call.tournament, call.data["black"]),
+        white=selectors.entrant_for(call.tournament, white) if white else None,
+        now=call.now,
+    )
+    board.refresh_from_db()
+    return Outcome(
+        " ".join([f"Board {board.number} changed.", *done.moves]),
+        {
+            "board": selectors.board_document(board),
+            "moves": done.moves,
+            "warnings": done.warnings,
+        },
+        page=f"rounds/{board.round.number}/",
+        warnings=done.warnings,
+    )
+
+
+#: What each action takes (its API request body; a page's form fields).
+INPUTS: dict[str, type[serializers.Serializer]] = {
+    "register": NoInput,
+    "withdraw": WithdrawInput,
+    "readmit": UsernameInput,
+    "add-player": AddPlayerInput,
+    "bye": ByeInput,
+    "grant-bye": GrantByeInput,
+    "forbid": ForbidInput,
+    "unforbid": PairInput,
+    "start": NoInput,
+    "pair-next": NoInput,
+    "start-round": RoundInput,
+    "result": ResultInput,
+    "results": ResultsInput,
+    "edit-board": EditBoardInput,
+}
+#: The status of each action's success: 201 when it made something, 202 when a background job
+#: pairs the round.
+STATUSES: dict[str, tuple[int, ...]] = {
+    "register": (201,),
+    "add-player": (201,),
+    "bye": (201,),
+    "grant-bye": (201,),
+    "forbid": (201,),
+    "start": (201, 202),
+    "pair-next": (201, 202),
+}
+
+#: The actions whose input can be well-formed and still against a rule (422): a player paired
+#: with themself, a late correction without a reason.
+UNPROCESSABLE = {"forbid", "edit-board", "result", "results", "grant-bye"}
+
+ACTIONS: dict[str, Callable[[_Call], Outcome]] = {
+    "register": _register,
+    "withdraw": _withdraw,
+    "readmit": _readmit,
+    "add-player": _add_player,
+    "bye": _bye,
+    "grant-bye": _grant_bye,
+    "forbid": _forbid,
+    "unforbid": _unforbid,
+    "start": _start,
+    "pair-next": _pair_next,
+    "start-round": _start_round,
+    "result": _result,
+    "results": _results,
+    "edit-board": _edit_board,
+}

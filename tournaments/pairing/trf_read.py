@@ -1,0 +1,386 @@
+"""TRF files, part 3: :func:`read_trf` (see :mod:`tournaments.pairing.trf`)."""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+
+from tournaments.pairing.model import (
+    BLACK,
+    WHITE,
+    PairingError,
+    PairingPlayer,
+    RoundEntry,
+    Scoring,
+)
+from tournaments.pairing.trf_model import (
+    _OTHER_COLOUR,
+    _OUR_COLOUR,
+    _UNRATED,
+    BLOCK,
+    ROUNDS_COLUMN,
+    ForbiddenGroup,
+    TrfBye,
+    TrfHeader,
+    TrfTournament,
+    last_paired_round,
+)
+
+
+def _parse_int(text: str, what: str, line_number: int) -> int | None:
+    text = text.strip()
+    if not text:
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        raise PairingError(f"line {line_number}: {what} {text!r} is not a number") from None
+
+
+def _parse_points(text: str, what: str, line_number: int) -> float:
+    try:
+        value = float(text.strip().replace(",", "."))
+    except ValueError:
+        raise PairingError(f"line {line_number}: {what} {text.strip()!r} is not a number") from None
+    if value < 0:
+        raise PairingError(f"line {line_number}: {what} cannot be negative")
+    return value
+
+
+def _parse_scoring(content: str, line_number: int) -> dict[str, float]:
+    values: dict[str, float] = {}
+    targets = {
+        "W": ("win",), "WW": ("win",), "BW": ("win",),
+        "D": ("draw",), "WD": ("draw",), "BD": ("draw",),
+        "L": ("loss",), "WL": ("loss",), "BL": ("loss",),
+        "PAB": ("pab",),
+    }  # fmt: skip
+    for part in content.split():
+        code, _, number = part.partition("=")
+        try:
+            value = float(number)
+        except ValueError:
+            raise PairingError(f"line {line_number}: bad XXS item {part!r}") from None
+        for name in targets.get(code, ()):
+            values[name] = value
+    return values
+
+
+def _parse_rounds(text: str, number: int, line_number: int) -> list[RoundEntry]:
+    entries = []
+    for index, start in enumerate(range(0, len(text), BLOCK)):
+        block = text[start : start + 8].ljust(8)
+        round_number = index + 1
+        opponent = _parse_int(block[0:4], "opponent", line_number) or None
+        colour_letter = block[5].lower()
+        result = block[7].upper()
+        result = _UNRATED.get(result, result)
+        if result == " ":
+            result = "Z"
+        if colour_letter not in _OUR_COLOUR:
+            raise PairingError(
+                f"line {line_number}: player {number}, round {round_number}: "
+                f"colour {block[5]!r} is not w, b or -"
+            )
+        colour = _OUR_COLOUR[colour_letter]
+        if result in ("H", "F", "U", "Z"):
+            opponent, colour = None, None
+        try:
+            entries.append(RoundEntry(round_number, opponent, colour, result))
+        except PairingError as error:
+            raise PairingError(f"line {line_number}: player {number}, {error}") from None
+    return entries
+
+
+_DATE_YMD = re.compile(r"^(\d{2}|\d{4})[/.-](\d{1,2})[/.-](\d{1,2})$")
+_DATE_DMY = re.compile(r"^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})$")
+
+
+def _parse_date(text: str) -> date | None:
+    """``YYYY/MM/DD`` or ``YY/MM/DD`` as TRF says (``-`` or ``.`` also), or ``DD.MM.YYYY`` as
+    some programs write; None for anything else (the dates are for people, not pairing)."""
+    text = text.strip()
+    try:
+        if match := _DATE_YMD.match(text):
+            year, month, day = (int(part) for part in match.groups())
+            return date(year + 2000 if year < 100 else year, month, day)
+        if match := _DATE_DMY.match(text):
+            day, month, year = (int(part) for part in match.groups())
+            return date(year, month, day)
+    except ValueError:
+        return None
+    return None
+
+
+def _parse_round_dates(line: str) -> tuple[date | None, ...]:
+    if len(line) > ROUNDS_COLUMN:
+        texts = [line[start : start + 8] for start in range(ROUNDS_COLUMN, len(line), BLOCK)]
+    else:  # not in the round columns: dates separated by spaces
+        texts = line[4:].split()
+    dates = [_parse_date(text) for text in texts]
+    while dates and dates[-1] is None:
+        dates.pop()
+    return tuple(dates)
+
+
+_POINT_CODES_162 = {"W": "win", "D": "draw", "L": "loss", "P": "pab", "A": "absence"}
+_POINT_LINES_BB = {
+    "BBW": "win",
+    "BBD": "draw",
+    "BBL": "loss",
+    "BBU": "pab",
+    "BBZ": "absence",
+    "BBF": "absence",
+}
+
+
+class _Reader:
+    """The state of one :func:`read_trf` pass: one method per kind of line."""
+
+    def __init__(self) -> None:
+        self.name = ""
+        self.header: dict[str, object] = {"deputy_arbiters": []}
+        self.total_rounds: int | None = None
+        self.first_colour: str | None = None
+        self.xxp_pairs: list[tuple[int, int]] = []
+        self.groups: list[ForbiddenGroup] = []
+        self.byes: list[TrfBye] = []
+        self.zeroed: set[int] = set()
+        self.xxs_values: dict[str, float] = {}
+        self.points: dict[str, float] = {}
+        self.pab_given = False
+        self.players: list[tuple[int, str, int, list[RoundEntry]]] = []
+
+    def read(self, line: str, line_number: int) -> None:
+        code, content = line[:3], line[4:].strip()
+        where = f"line {line_number}"
+        simple_header = {
+            "022": "city",
+            "032": "federation",
+            "092": "tournament_type",
+            "102": "chief_arbiter",
+            "122": "time_control",
+            "222": "encoded_time_control",
+        }
+        if code == "001":
+            self.player(line, line_number)
+        elif code == "012":
+            self.name = content
+        elif code in simple_header:
+            self.header[simple_header[code]] = content
+        elif code in ("042", "052"):
+            self.header["start_date" if code == "042" else "end_date"] = _parse_date(content)
+        elif code == "112":
+            if content:
+                self.header["deputy_arbiters"].append(content)  # type: ignore[union-attr]
+        elif code == "132":
+            self.header["round_dates"] = _parse_round_dates(line)
+        elif code in ("142", "XXR"):
+            rounds = _parse_int(content, "number of rounds", line_number)
+            if rounds is None or rounds < 1:
+                raise PairingError(f"{where}: the number of rounds must be at least 1")
+            self.total_rounds = rounds
+        elif code == "152":
+            letter = content.upper()
+            if letter not in ("W", "B"):
+                raise PairingError(f"{where}: the initial colour (152) is W or B, not {content!r}")
+            self.first_colour = BLACK if letter == "W" else WHITE
+        elif code == "XXC":
+            for word in content.split():
+                if word == "white1":
+                    self.first_colour = BLACK
+                elif word == "black1":
+                    self.first_colour = WHITE
+        elif code == "162":
+            self.point_system(line, line_number)
+        elif code in _POINT_LINES_BB:
+            self.set_points(
+                _POINT_LINES_BB[code], _parse_points(content, code, line_number), line_number
+            )
+        elif code == "XXS":
+            self.xxs_values.update(_parse_scoring(content, line_number))
+        elif code == "192":
+            if "BAKU" in content.upper():
+                raise PairingError(f"{where}: Baku acceleration ({content}) is not supported")
+            self.header["system"] = content
+        elif code == "240":
+            self.bye_line(content, line_number)
+        elif code == "260":
+            self.group_line(content, line_number)
+        elif code == "XXP":
+            numbers = self.numbers(content.split(), line_number)
+            if len(numbers) < 2:
+                raise PairingError(f"{where}: XXP needs at least two pairing numbers")
+            self.xxp_pairs += ForbiddenGroup(1, 1, tuple(numbers)).pairs()
+        elif code == "XXZ":
+            self.zeroed.update(self.numbers(content.split(), line_number))
+        elif code == "250":
+            game_points = line[9:13] if len(line) > 9 else ""
+            if _parse_points(game_points or "0", "accelerated points", line_number):
+                raise PairingError(f"{where}: accelerated rounds (250) are not supported")
+        elif code == "XXA":
+            if any(_parse_points(p, "acceleration", line_number) for p in line[9:].split()):
+                raise PairingError(f"{where}: accelerated rounds (XXA) are not supported")
+        elif code == "299":
+            raise PairingError(f"{where}: abnormal points (299) are not supported")
+        elif code in ("013", "310"):
+            raise PairingError(f"{where}: team tournaments are not supported")
+
+    def player(self, line: str, line_number: int) -> None:
+        number = _parse_int(line[4:8], "pairing number", line_number)
+        if number is None or number < 1:
+            raise PairingError(f"line {line_number}: player line without a pairing number")
+        rating = _parse_int(line[48:52], "rating", line_number) or 0
+        entries = _parse_rounds(line[ROUNDS_COLUMN:], number, line_number)
+        self.players.append((number, line[14:47].strip(), rating, entries))
+
+    def numbers(self, words: list[str], line_number: int) -> list[int]:
+        numbers = [_parse_int(word, "pairing number", line_number) for word in words]
+        if any(n is None or n < 1 for n in numbers):
+            raise PairingError(f"line {line_number}: pairing numbers start at 1")
+        return numbers  # type: ignore[return-value]
+
+    def set_points(self, name: str, value: float, line_number: int) -> None:
+        if name == "absence" and value:
+            raise PairingError(
+                f"line {line_number}: {value:g} points for an absence or a forfeit loss "
+                "(Sumito supports only 0)"
+            )
+        self.points[name] = value
+        if name == "pab":
+            self.pab_given = True
+        elif name == "win" and not self.pab_given:
+            self.points["pab"] = value  # TRF-26: a pairing-allocated bye scores a win
+
+    def point_system(self, line: str, line_number: int) -> None:
+        items = re.findall(r"([A-Za-z])\s*=?\s*(-?[\d.,]+)", line[4:])
+        if not items or re.sub(r"[A-Za-z]\s*=?\s*-?[\d.,]+|\s", "", line[4:]):
+            raise PairingError(f"line {line_number}: cannot read the point system {line[4:]!r}")
+        for letter, text in items:
+            letter = letter.upper()
+            if letter == "X":  # unknown results (adjourned games): Sumito records none
+                continue
+            if letter not in _POINT_CODES_162:
+                raise PairingError(
+                    f"line {line_number}: unknown result code {letter!r} in the point system"
+                )
+            self.set_points(
+                _POINT_CODES_162[letter], _parse_points(text, letter, line_number), line_number
+            )
+
+    def bye_line(self, content: str, line_number: int) -> None:
+        words = content.split()
+        kind = "Z"
+        if words and words[0].upper() in ("F", "H", "Z"):
+            kind = words.pop(0).upper()
+        if len(words) < 2:
+            raise PairingError(f"line {line_number}: a 240 record is: kind, round, players")
+        round_number, *numbers = self.numbers(words, line_number)
+        self.byes += [TrfBye(round_number, number, kind) for number in numbers]
+
+    def group_line(self, content: str, line_number: int) -> None:
+        words = content.split()
+        if len(words) < 4:
+            raise PairingError(
+                f"line {line_number}: a 260 record is: first round, last round, two players or more"
+            )
+        first, last, *numbers = self.numbers(words, line_number)
+        if first > last:
+            raise PairingError(f"line {line_number}: round {first} is after round {last}")
+        self.groups.append(ForbiddenGroup(first, last, tuple(numbers)))
+
+    def scoring(self) -> Scoring:
+        values = {**self.xxs_values, **self.points}
+        values.pop("absence", None)
+        return Scoring(**values)
+
+
+def _infer_first_colour(raw_players: list[tuple[int, str, int, list[RoundEntry]]]) -> str:
+    """The colour the top seed had in the first round: see the module docstring."""
+    coloured = [e.round for *_, entries in raw_players for e in entries if e.colour is not None]
+    if not coloured:
+        return BLACK
+    first = min(coloured)
+    index = 0
+    for *_, entries in sorted(raw_players, key=lambda row: row[0]):
+        paired = any(
+            e.round <= first and (e.opponent is not None or e.result in ("U", "+")) for e in entries
+        )
+        if not paired:
+            continue
+        entry = next((e for e in entries if e.round == first), None)
+        if entry is not None and entry.colour is not None:
+            return entry.colour if index % 2 == 0 else _OTHER_COLOUR[entry.colour]
+        index += 1
+    return BLACK
+
+
+def read_trf(text: str) -> TrfTournament:
+    """Parse TRF-26 or TRF-16 text (any line ends, blank ranks allowed) into
+    :class:`TrfTournament`.
+
+    The players' histories cover rounds ``1..rounds_played`` (absences filled with ``Z``), plus
+    an entry for ``next_round`` for players who already have one there (a requested bye, from
+    their ``001`` line or a ``240`` record); those players, and players listed on ``XXZ``
+    lines, come back with ``available=False``.  Raises :class:`PairingError` with the line
+    number on malformed or unsupported input.
+    """
+    reader = _Reader()
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    for line_number, line in enumerate(lines, start=1):
+        reader.read(line.rstrip(), line_number)
+
+    raw_players = reader.players
+    known = {number for number, *_ in raw_players}
+    if len(known) != len(raw_players):
+        raise PairingError("a pairing number is used twice")
+    for bye in reader.byes:
+        if bye.number not in known:
+            raise PairingError(f"a 240 record names player {bye.number}, who is not listed")
+    rounds_played = last_paired_round(entries for *_, entries in raw_players)
+    next_round = rounds_played + 1
+    byes_next = {bye.number: bye.kind for bye in reader.byes if bye.round == next_round}
+    players = []
+    for number, player_name, rating, entries in sorted(raw_players, key=lambda row: row[0]):
+        by_round = {e.round: e for e in entries}
+        history = [
+            by_round.get(r) or RoundEntry(r, None, None, "Z") for r in range(1, rounds_played + 1)
+        ]
+        upcoming = by_round.get(next_round)
+        if upcoming is None and number in byes_next:
+            upcoming = RoundEntry(next_round, None, None, byes_next[number])
+        if upcoming is not None:
+            history.append(upcoming)
+        available = upcoming is None and number not in reader.zeroed
+        players.append(PairingPlayer(number, player_name, rating, tuple(history), available))
+
+    forbidden: dict[tuple[int, int], None] = dict.fromkeys(
+        (min(a, b), max(a, b)) for a, b in reader.xxp_pairs
+    )
+    for group in reader.groups:
+        if group.first_round <= next_round <= group.last_round:
+            forbidden.update(dict.fromkeys(group.pairs()))
+    for a, b in forbidden:
+        if a not in known or b not in known:
+            raise PairingError(
+                f"a forbidden pair names player {b if a in known else a}, who is not listed"
+            )
+    header = dict(reader.header)
+    header["deputy_arbiters"] = tuple(header["deputy_arbiters"])  # type: ignore[arg-type]
+    return TrfTournament(
+        name=reader.name,
+        players=tuple(players),
+        total_rounds=reader.total_rounds,
+        first_colour=reader.first_colour or _infer_first_colour(raw_players),
+        forbidden_pairs=tuple(forbidden),
+        scoring=reader.scoring(),
+        rounds_played=rounds_played,
+        header=TrfHeader(**header),  # type: ignore[arg-type]
+        requested_byes=tuple(
+            sorted(
+                (bye for bye in reader.byes if bye.round > next_round),
+                key=lambda b: (b.round, b.number),
+            )
+        ),
+        forbidden_groups=tuple(reader.groups),
+    )

@@ -1,0 +1,42 @@
+"""Who may run a tournament: every permission check of the tournament services and pages.
+
+Directors are the club's owner and admins and the arbiters they appoint for one tournament.
+Creating a club's tournaments and appointing arbiters is for the club's admins only.
+"""
+
+from __future__ import annotations
+
+from abalone_site.errors import NotAllowed
+from accounts.models import User
+from clubs.models import Club, Membership
+from tournaments.models import Arbiter, Tournament
+
+ADMIN_ROLES = (Membership.Role.OWNER, Membership.Role.ADMIN)
+
+
+def is_club_admin(club: Club, user: User) -> bool:
+    return (
+        user.is_authenticated
+        and Membership.objects.filter(club=club, user=user, role__in=ADMIN_ROLES).exists()
+    )
+
+
+def is_director(tournament: Tournament, user: User) -> bool:
+    if not user.is_authenticated:
+        return False
+    return (
+        is_club_admin(tournament.club, user)
+        or Arbiter.objects.filter(tournament=tournament, user=user).exists()
+    )
+
+
+def require_club_admin(club: Club, user: User, action: str) -> None:
+    if not is_club_admin(club, user):
+        raise NotAllowed(f"Only an admin of {club.name} may {action}.")
+
+
+def require_director(tournament: Tournament, user: User, action: str) -> None:
+    if not is_director(tournament, user):
+        raise NotAllowed(
+            f"Only the directors of {tournament.name} (club admins and arbiters) may {action}."
+        )

@@ -1,0 +1,261 @@
+"""Who plays: registration, withdrawals, late entries, requested byes, forbidden pairs.
+
+Each service locks the tournament row first (``common.locked``), so two registrations for the
+last place, or a withdrawal racing the pairing of a round, are serialised.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.db import transaction
+from django.db.models import Q
+
+from abalone_site.errors import Conflict, InvalidInput, NotAllowed, NotFound, Unprocessable
+from accounts.models import User
+from clubs.models import Membership
+from ratings.selectors import rating_for_tournament
+from tournaments.models import AuditEntry, ByeRequest, Entrant, ForbiddenPair, Round, Tournament
+from tournaments.permissions import require_director
+from tournaments.services.common import audit, locked
+
+
+def _entry_problems(tournament: Tournament, user: User) -> list[str]:
+    """What of the event's entry rules ``user`` does not meet."""
+    problems = []
+    if (
+        tournament.entry == Tournament.Entry.MEMBERS
+        and not Membership.objects.filter(club=tournament.club, user=user).exists()
+    ):
+        problems.append(f"{user.username} is not a member of {tournament.club.name}")
+    if (
+        tournament.max_players is not None
+        and Entrant.objects.filter(tournament=tournament, status=Entrant.Status.ACTIVE).count()
+        >= tournament.max_players
+    ):
+        problems.append(f"{tournament.name} is full ({tournament.max_players} players)")
+    return problems
+
+
+def _check_can_enter(tournament: Tournament, user: User) -> None:
+    if (
+        tournament.entry == Tournament.Entry.MEMBERS
+        and not Membership.objects.filter(club=tournament.club, user=user).exists()
+    ):
+        raise NotAllowed(f"{tournament.name} is for members of {tournament.club.name} only.")
+    if (
+        tournament.max_players is not None
+        and Entrant.objects.filter(tournament=tournament, status=Entrant.Status.ACTIVE).count()
+        >= tournament.max_players
+    ):
+        raise Conflict(
+            f"{tournament.name} is full ({tournament.max_players} players).", code="tournament_full"
+        )
+
+
+def tournament_register(*, tournament: Tournament, user: User, now: datetime) -> Entrant:
+    """A player enters during registration."""
+    with transaction.atomic():
+        tournament = locked(tournament)
+        if tournament.status != Tournament.Status.REGISTRATION:
+            raise Conflict(
+                "Registration is closed: the tournament has started. Ask a director "
+                "for a late entry.",
+                code="registration_closed",
+            )
+        if tournament.registration_opens_at and now < tournament.registration_opens_at:
+            raise Conflict("Registration has not opened yet.", code="registration_not_open")
+        if tournament.registration_closes_at and now >= tournament.registration_closes_at:
+            raise Conflict("Registration has closed.", code="registration_closed")
+        if Entrant.objects.filter(tournament=tournament, user=user).exists():
+            raise Conflict(
+                f"You are already registered for {tournament.name}.", code="already_registered"
+            )
+        _check_can_enter(tournament, user)
+        return Entrant.objects.create(
+            tournament=tournament, user=user, rating=rating_for_tournament(user, tournament)
+        )
+
+
+def tournament_withdraw(*, tournament: Tournament, user: User, actor: User) -> Entrant | None:
+    """A player withdraws (or a director withdraws them).
+
+    Before the start the entry is deleted; afterwards the player is no longer paired and keeps
+    the results so far. In a round-robin their later games are forfeited.
+    """
+    with transaction.atomic():
+        tournament = locked(tournament)
+        if actor.pk != user.pk:
+            require_director(tournament, actor, "withdraw other players")
+        entrant = Entrant.objects.filter(tournament=tournament, user=user).first()
+        if entrant is None:
+            raise NotFound(f"{user.username} is not registered for {tournament.name}.")
+        if tournament.status == Tournament.Status.REGISTRATION:
+            entrant.delete()
+            return None
+        if tournament.status == Tournament.Status.FINISHED:
+            raise Conflict("The tournament is over.", code="tournament_finished")
+        if entrant.status == Entrant.Status.WITHDRAWN:
+            raise Conflict(f"{user.username} has already withdrawn.", code="already_withdrawn")
+        entrant.status = Entrant.Status.WITHDRAWN
+        entrant.withdrawn_from_round = tournament.current_round + 1
+        entrant.save(update_fields=["status", "withdrawn_from_round"])
+        if actor.pk != user.pk:
+            audit(
+                tournament,
+                actor,
+                AuditEntry.What.WITHDRAWN,
+                f"Withdrew {user.username} from round {entrant.withdrawn_from_round} on.",
+                None,
+            )
+        return entrant
+
+
+def entrant_readmit(*, tournament: Tournament, actor: User, user: User) -> Entrant:
+    with transaction.atomic():
+        tournament = locked(tournament)
+        require_director(tournament, actor, "re-admit players")
+        entrant = Entrant.objects.filter(tournament=tournament, user=user).first()
+        if entrant is None or entrant.status != Entrant.Status.WITHDRAWN:
+            raise Conflict(
+                f"{user.username} is not a withdrawn player of {tournament.name}.",
+                code="not_withdrawn",
+            )
+        entrant.status = Entrant.Status.ACTIVE
+        entrant.withdrawn_from_round = None
+        entrant.save(update_fields=["status", "withdrawn_from_round"])
+        return entrant
+
+
+def entrant_add(
+    *,
+    tournament: Tournament,
+    actor: User,
+    user: User,
+    late_bye: str = "Z",
+    override: bool = False,
+    now: datetime | None = None,
+) -> Entrant:
+    """A director adds a player; after the start, a late entry with byes for missed rounds.
+
+    The event's entry rules hold for directors too: a non-member of a members-only event, or a
+    player beyond the maximum, is refused unless the director says ``override``, which the
+    audit trail records with the rule set aside."""
+    if late_bye not in ("H", "Z"):
+        raise InvalidInput("Rounds missed by a late entry score a zero (Z) or half (H) bye.")
+    with transaction.atomic():
+        tournament = locked(tournament)
+        require_director(tournament, actor, "add players")
+        if tournament.status == Tournament.Status.FINISHED:
+            raise Conflict("The tournament is over.", code="tournament_finished")
+        if Entrant.objects.filter(tournament=tournament, user=user).exists():
+            raise Conflict(f"{user.username} is already registered.", code="already_registered")
+        if tournament.status == Tournament.Status.RUNNING and tournament.is_round_robin:
+            raise Conflict("A round-robin cannot take late entries.", code="round_robin_started")
+        problems = _entry_problems(tournament, user)
+        if problems and not override:
+            raise Conflict(
+                f"{'; '.join(problems)}. Add them anyway only if the event's rules allow an "
+                "exception (the audit trail records it).",
+                code="entry_rules",
+            )
+        if problems:
+            audit(
+                tournament,
+                actor,
+                AuditEntry.What.ENTRY_OVERRIDE,
+                f"Added {user.username} although {'; '.join(problems)}.",
+                now,
+            )
+        entrant = Entrant(
+            tournament=tournament,
+            user=user,
+            rating=rating_for_tournament(user, tournament),
+            late_bye=late_bye,
+        )
+        if tournament.status == Tournament.Status.RUNNING:
+            paired = Round.objects.filter(tournament=tournament).count()
+            entrant.first_round = paired + 1
+            highest = (
+                Entrant.objects.filter(tournament=tournament)
+                .order_by("-pairing_number")
+                .values_list("pairing_number", flat=True)
+                .first()
+            )
+            entrant.pairing_number = (highest or 0) + 1
+        entrant.save()
+        return entrant
+
+
+def bye_request(
+    *, tournament: Tournament, user: User, round_number: int, kind: str = "H"
+) -> ByeRequest:
+    """A player asks not to be paired in a future round (Swiss)."""
+    if kind not in ("H", "Z"):
+        raise InvalidInput("A requested bye is a half-point (H) or zero-point (Z) bye.")
+    with transaction.atomic():
+        tournament = locked(tournament)
+        entrant = Entrant.objects.filter(
+            tournament=tournament, user=user, status=Entrant.Status.ACTIVE
+        ).first()
+        if entrant is None:
+            raise NotFound(f"{user.username} is not an active player of {tournament.name}.")
+        if tournament.is_round_robin:
+            raise Conflict("Byes cannot be requested in a round-robin.", code="round_robin")
+        if (
+            Round.objects.filter(tournament=tournament, number__gte=round_number).exists()
+            or round_number < 1
+            or round_number > tournament.rounds
+        ):
+            raise Conflict(
+                f"Round {round_number} is already paired or does not exist.", code="round_paired"
+            )
+        request, created = ByeRequest.objects.get_or_create(
+            entrant=entrant, round_number=round_number, defaults={"kind": kind}
+        )
+        if not created:
+            raise Conflict(
+                f"You already asked for a bye in round {round_number}.", code="bye_requested"
+            )
+        return request
+
+
+def forbid_pair(
+    *, tournament: Tournament, actor: User, first: User, second: User, reason: str = ""
+) -> ForbiddenPair:
+    with transaction.atomic():
+        tournament = locked(tournament)
+        require_director(tournament, actor, "forbid pairings")
+        entrants = {
+            e.user_id: e
+            for e in Entrant.objects.filter(tournament=tournament, user__in=[first, second])
+        }
+        if first.pk == second.pk:
+            raise Unprocessable("Name two different players.", code="same_player")
+        if len(entrants) != 2:
+            missing = first if first.pk not in entrants else second
+            raise NotFound(
+                f"{missing.username} is not registered in this tournament.",
+                code="not_registered",
+            )
+        low, high = sorted([entrants[first.pk], entrants[second.pk]], key=lambda e: e.pk)
+        pair, _ = ForbiddenPair.objects.get_or_create(
+            tournament=tournament, first=low, second=high, defaults={"reason": reason[:100]}
+        )
+        return pair
+
+
+def forbid_pair_remove(*, tournament: Tournament, actor: User, first: User, second: User) -> None:
+    """A director allows two players to be paired again."""
+    with transaction.atomic():
+        tournament = locked(tournament)
+        require_director(tournament, actor, "allow pairings again")
+        deleted, _ = ForbiddenPair.objects.filter(
+            Q(first__user=first, second__user=second) | Q(first__user=second, second__user=first),
+            tournament=tournament,
+        ).delete()
+        if not deleted:
+            raise NotFound(
+                f"{first.username} and {second.username} are not a forbidden pair of "
+                f"{tournament.name}."
+            )

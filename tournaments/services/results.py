@@ -1,0 +1,351 @@
+"""Results: a server game's end recorded on its board, a director's result or correction, and
+the record of an over-the-board game attached to its board.
+
+Lock order, as in every tournament service: the tournament, the round, the board; ratings last
+(``ratings.services``, which locks rating rows in user-id order).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db import transaction
+
+from abalone_site.errors import (
+    Conflict,
+    InvalidInput,
+    NotAllowed,
+    NotFound,
+    ServiceError,
+    Unprocessable,
+)
+from accounts.models import User
+from games import engine
+from games.models import Game, Move
+from ratings.services import rating_apply_board
+from tournaments.models import Board, Entrant, ResultChange, Round, Tournament
+from tournaments.permissions import is_director, require_director
+from tournaments.result_rules import marbles_problem
+from tournaments.services.common import locked
+from tournaments.services.rounds import round_finish_if_complete
+
+
+def _marbles_of_game(game) -> tuple[int, int]:
+    position = engine.Position.from_string(game.position)
+    return position.pushed_off(engine.WHITE), position.pushed_off(engine.BLACK)
+
+
+def tournament_game_finished(*, game: Game, now: datetime) -> None:
+    """Record a finished server game on its board (registered in :mod:`games.hooks`: called
+    inside the game's transaction, holding the game's row lock). A no-op for other games.
+
+    Locks the tournament, then the round, the order every tournament service uses, so a
+    director's action in the same round never deadlocks with a game ending.
+    """
+    board = Board.objects.filter(game=game).select_related("round").first()
+    if board is None:
+        return
+    tournament = locked(Tournament(pk=board.round.tournament_id))
+    round_ = Round.objects.select_for_update().get(pk=board.round_id)
+    board.refresh_from_db()
+    if board.result:  # a director already entered it
+        return
+    if game.termination == "forfeit" or game.status == "aborted":
+        board.result = {
+            "1-0": Board.Result.BLACK_FORFEIT_WIN,
+            "0-1": Board.Result.WHITE_FORFEIT_WIN,
+        }.get(game.result, Board.Result.DOUBLE_FORFEIT)
+    else:
+        board.result = game.result
+    board.black_marbles, board.white_marbles = _marbles_of_game(game)
+    board.termination = game.termination
+    board.save(update_fields=["result", "black_marbles", "white_marbles", "termination"])
+    round_finish_if_complete(tournament, round_, now)
+
+
+def _result_fields(result: str, black_marbles, white_marbles, marbles_to_win: int) -> None:
+    if result not in Board.Result.values or result == "":
+        raise InvalidInput(f"A result is one of {', '.join(v for v in Board.Result.values if v)}.")
+    for marbles in (black_marbles, white_marbles):
+        if marbles is not None and not 0 <= int(marbles) <= 6:
+            raise InvalidInput("Marbles pushed off are 0 to 6.")
+    problem = marbles_problem(
+        result,
+        None if black_marbles is None else int(black_marbles),
+        None if white_marbles is None else int(white_marbles),
+        marbles_to_win,
+    )
+    if problem:
+        raise Unprocessable(problem, code="impossible_result")
+
+
+def board_result_set(
+    *,
+    board: Board,
+    actor: User,
+    result: str,
+    black_marbles=None,
+    white_marbles=None,
+    reason: str = "",
+    now: datetime,
+) -> Board:
+    """A director enters or corrects a result; every change is kept in the audit trail."""
+    _result_fields(result, black_marbles, white_marbles, board.round.tournament.marbles_to_win)
+    with transaction.atomic():
+        tournament = locked(board.round.tournament)
+        require_director(tournament, actor, "enter results")
+        round_ = Round.objects.select_for_update().get(pk=board.round_id)
+        board = Board.objects.select_for_update().get(pk=board.pk)
+        if board.white_id is None:
+            raise Conflict("A bye has no result to enter.", code="bye")
+        if round_.status == Round.Status.PAIRED:
+            raise Conflict(f"Round {round_.number} has not started.", code="round_not_started")
+        if board.game_id and board.game.is_active:
+            raise Conflict(
+                "That game is still being played on the server.", code="game_in_progress"
+            )
+        later_paired = Round.objects.filter(
+            tournament=tournament, number__gt=round_.number
+        ).exists()
+        if (later_paired or round_.status == Round.Status.FINISHED) and not reason.strip():
+            raise Unprocessable(
+                f"Round {round_.number} is finished: correcting one of its results needs a reason.",
+                code="reason_required",
+            )
+        for entrant, forfeit_against in (
+            (board.black, Board.Result.WHITE_FORFEIT_WIN),
+            (board.white, Board.Result.BLACK_FORFEIT_WIN),
+        ):
+            gone = (
+                entrant.status == Entrant.Status.WITHDRAWN
+                and entrant.withdrawn_from_round is not None
+                and entrant.withdrawn_from_round <= round_.number
+            )
+            if gone and result not in (forfeit_against, Board.Result.DOUBLE_FORFEIT):
+                raise Conflict(
+                    f"{entrant.user.username} withdrew before round {round_.number}: only a "
+                    "forfeit can be recorded for them.",
+                    code="withdrawn_player",
+                )
+        ResultChange.objects.create(
+            board=board,
+            old_result=board.result,
+            new_result=result,
+            old_marbles=_marbles_text(board.black_marbles, board.white_marbles),
+            new_marbles=_marbles_text(black_marbles, white_marbles),
+            changed_by=actor,
+            changed_at=now,
+            reason=reason.strip()[:200],
+        )
+        board.result = result
+        board.black_marbles = black_marbles
+        board.white_marbles = white_marbles
+        board.termination = "forfeit" if result in ("+-", "-+", "--") else "entered"
+        board.save(update_fields=["result", "black_marbles", "white_marbles", "termination"])
+        rating_apply_board(board=board, now=now)
+        round_finish_if_complete(tournament, round_, now)
+    return board
+
+
+def round_results_set(
+    *, tournament: Tournament, actor: User, entries: list[dict], now: datetime
+) -> list[Board]:
+    """A director enters the results of several boards at once (a round's score sheets):
+    each entry is ``board`` (id), ``result`` and optionally the marbles and a ``reason``. All or
+    nothing: a refused entry refuses the lot, naming its board; nothing is written then."""
+    ids = [entry["board"] for entry in entries]
+    if len(set(ids)) != len(ids):
+        raise Unprocessable("A board appears twice.", code="board_twice")
+    boards = {
+        board.pk: board
+        for board in Board.objects.select_related("round__tournament").filter(
+            pk__in=ids, round__tournament=tournament
+        )
+    }
+    missing = [str(board_id) for board_id in ids if board_id not in boards]
+    if missing:
+        raise NotFound(f"{tournament.name} has no board {', '.join(missing)}.")
+    done = []
+    with transaction.atomic():
+        for entry in entries:
+            board = boards[entry["board"]]
+            try:
+                done.append(
+                    board_result_set(
+                        board=board,
+                        actor=actor,
+                        result=entry["result"],
+                        black_marbles=entry.get("black_marbles"),
+                        white_marbles=entry.get("white_marbles"),
+                        reason=entry.get("reason", ""),
+                        now=now,
+                    )
+                )
+            except ServiceError as error:
+                error.detail = f"Board {board.number} (round {board.round.number}): {error.detail}"
+                raise
+    return done
+
+
+def _marbles_text(black, white) -> str:
+    return "" if black is None and white is None else f"{black}-{white}"
+
+
+# --- the record of an over-the-board game ---------------------------------------------------------
+
+#: Board results as a game result, to compare an imported record with the board.
+BOARD_RESULT_AS_GAME = {
+    Board.Result.BLACK_WINS: "1-0",
+    Board.Result.BLACK_FORFEIT_WIN: "1-0",
+    Board.Result.WHITE_WINS: "0-1",
+    Board.Result.WHITE_FORFEIT_WIN: "0-1",
+    Board.Result.DRAW: "1/2-1/2",
+}
+
+
+@dataclass(frozen=True)
+class RecordImport:
+    game: Game
+    board: Board
+    record_result: str
+    board_result: str
+    #: None while the board has no result; else whether the record's result matches it.
+    result_agrees: bool | None
+
+    @property
+    def message(self) -> str:
+        if self.result_agrees is None:
+            return (
+                f"Game imported. The record's result is {self.record_result}; the board has no "
+                "result yet: enter it on the round page."
+            )
+        if self.result_agrees:
+            return f"Game imported. Its result {self.record_result} agrees with the board."
+        return (
+            f"Game imported, but its result {self.record_result} disagrees with the board's "
+            f"result {self.board_result}: check the board (the board's result is the one that "
+            "counts)."
+        )
+
+
+def _check_name(tag: str, name: str, player: User) -> str | None:
+    shown = name.strip()
+    if shown in ("", "?") or shown.lower() == player.username.lower():
+        return None
+    return f"the record's {tag} is '{shown}' but the board's {tag} is '{player.username}'"
+
+
+def board_record_import(*, board: Board, actor: User, text: str, now: datetime) -> RecordImport:
+    """A director attaches the record of an over-the-board game to its board.
+
+    The record is replayed move by move (the first bad move is named); its Black and White must
+    be the board's players (usernames, any case) or ``?``. Creates a finished, unrated game with
+    its moves and links it as ``board.game``; the board's result is left alone (the director
+    enters it on the tournament pages) and the returned :class:`RecordImport` tells whether the
+    record agrees with it. Holds a ``SELECT ... FOR UPDATE`` lock on the board while it writes.
+    """
+    tournament = board.round.tournament
+    if not is_director(tournament, actor):
+        raise NotAllowed(
+            f"Only the directors of {tournament.name} (club admins and arbiters) may import "
+            "game records."
+        )
+    if tournament.play_mode != Tournament.PlayMode.OTB:
+        raise Conflict(
+            f"{tournament.name} is played on the server: its games are recorded already.",
+            code="not_over_the_board",
+        )
+    if board.is_bye:
+        raise Conflict(f"Board {board.number} is a bye: it has no game.", code="bye")
+    try:
+        headers, engine_game = engine.read_record(text)
+    except engine.RecordError as error:
+        raise Unprocessable(f"The record cannot be read: {error}", code=error.code) from None
+    if not engine_game.is_over:
+        raise Unprocessable(
+            "The record has no result (*): import a finished game.", code="unfinished_record"
+        )
+    black, white = board.black.user, board.white.user
+    problems = [
+        problem
+        for problem in (
+            _check_name("Black", headers["Black"], black),
+            _check_name("White", headers["White"], white),
+        )
+        if problem
+    ]
+    if problems:
+        swapped = (
+            headers["Black"].strip().lower() == white.username.lower()
+            and headers["White"].strip().lower() == black.username.lower()
+        )
+        hint = " (the colours are the other way round)" if swapped else ""
+        raise Unprocessable(
+            f"The players do not match board {board.number}: {'; '.join(problems)}{hint}. "
+            "Use the usernames, or ? for an unknown name.",
+            code="players_mismatch",
+        )
+    start = engine_game.start_position.to_string()
+    start_name = next(
+        (name for name in engine.START_NAMES if engine.start_position(name).to_string() == start),
+        tournament.start_position,
+    )
+    rules = engine_game.settings
+    with transaction.atomic():
+        locked = Board.objects.select_for_update().filter(pk=board.pk).first()
+        if locked is None:
+            raise NotFound("This board no longer exists.")
+        if locked.game_id is not None:
+            raise Conflict(
+                f"Board {locked.number} already has a game (#{locked.game_id}).",
+                code="board_has_game",
+            )
+        game = Game.objects.create(
+            black=black,
+            white=white,
+            base_seconds=tournament.base_seconds,
+            increment_seconds=tournament.increment_seconds,
+            marbles_to_win=rules.marbles_to_win,
+            start=start_name,
+            rated=False,  # the board's result is rated, never this copy of the game
+            start_position=start,
+            threefold_repetition=rules.threefold_repetition,
+            max_plies=rules.max_plies,
+            max_plies_result=rules.max_plies_result,
+            status=Game.Status.FINISHED,
+            position=engine_game.position.to_string(),
+            ply=engine_game.ply,
+            turn_started_at=now,
+            flag_deadline=None,
+            result=engine_game.result,
+            termination=engine_game.termination,
+            created_at=now,
+            ended_at=now,
+        )
+        positions = engine_game.positions
+        Move.objects.bulk_create(
+            Move(
+                game=game,
+                ply=index + 1,
+                notation=move.notation,
+                played_at=now,
+                clock_ms=0,
+                spent_ms=0,
+                position_after=positions[index + 1].to_string(),
+                pushed_off=outcome.pushed_off is not None,
+            )
+            for index, (move, outcome) in enumerate(
+                zip(engine_game.moves, engine_game.outcomes, strict=True)
+            )
+        )
+        locked.game = game
+        locked.save(update_fields=["game"])
+    board_result = BOARD_RESULT_AS_GAME.get(locked.result) if locked.result else None
+    return RecordImport(
+        game=game,
+        board=locked,
+        record_result=engine_game.result,
+        board_result=locked.result,
+        result_agrees=None if not locked.result else board_result == engine_game.result,
+    )

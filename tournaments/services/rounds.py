@@ -1,0 +1,373 @@
+"""Rounds: starting the tournament, pairing a round (inline or by a background job), starting it
+on the server, and moving on when a round is complete (hand edits to the boards:
+:mod:`.boards`).
+
+Pairing and starting a round are idempotent: a duplicated Celery delivery finds the round
+already paired or started and returns it. The draw itself (which boards) is
+:mod:`tournaments.draw`'s; these services lock, check, save and schedule.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db import transaction
+
+from abalone_site.errors import Conflict, NotFound, ServiceError
+from abalone_site.jobs import enqueue
+from accounts.models import User
+from games import services as game_services
+from games.options import GameOptions
+from tournaments import draw
+from tournaments.models import Board, Entrant, Round, Tournament
+from tournaments.pairing import PairingError, berger_rounds
+from tournaments.permissions import require_director
+from tournaments.services.common import locked
+
+logger = logging.getLogger(__name__)
+
+PAIR_TASK = "tournaments.tasks.pair_round"
+ADVANCE_TASK = "tournaments.tasks.advance_tournament"
+PAIRING_ERROR_LENGTH = 500
+
+
+# --- starting the tournament ---------------------------------------------------------------------
+
+
+def tournament_start(*, tournament: Tournament, actor: User | None, now: datetime) -> Round | None:
+    """Close registration, fix pairing numbers (rating, then name) and pair round 1.
+
+    Returns round 1, or None when the field is large and a background job pairs it.
+    """
+    with transaction.atomic():
+        tournament = locked(tournament)
+        if actor is not None:
+            require_director(tournament, actor, "start it")
+        if tournament.status != Tournament.Status.REGISTRATION:
+            raise Conflict("The tournament has already started.", code="tournament_started")
+        entrants = list(Entrant.objects.filter(tournament=tournament).select_related("user"))
+        if len(entrants) < 2:
+            raise Conflict(
+                "A tournament needs at least 2 players to start.", code="too_few_players"
+            )
+        entrants.sort(key=lambda e: (-e.rating, e.user.username.lower()))
+        for number, entrant in enumerate(entrants, start=1):
+            entrant.pairing_number = number
+        Entrant.objects.bulk_update(entrants, ["pairing_number"])
+        if tournament.is_round_robin:
+            tournament.rounds = berger_rounds(
+                len(entrants), double=tournament.format == Tournament.Format.DOUBLE_ROUND_ROBIN
+            )
+        tournament.status = Tournament.Status.RUNNING
+        tournament.started_at = now
+        tournament.save(update_fields=["status", "started_at", "rounds"])
+        if len(entrants) > settings.TOURNAMENT_INLINE_PAIRING_LIMIT:
+            _request_pairing(tournament, 1, now)
+            return None
+        round_ = _pair_locked(tournament, 1, now)
+        if tournament.round_start == Tournament.RoundStart.AUTO:
+            _start_locked(tournament, round_, now)
+    return round_
+
+
+def tournament_advance(*, tournament_id: int, number: int, now: datetime) -> Round | None:
+    """Pair and start round ``number`` of an automatic tournament. Idempotent."""
+    tournament = Tournament.objects.filter(pk=tournament_id).first()
+    if tournament is None or tournament.status != Tournament.Status.RUNNING:
+        return None
+    round_pair(tournament_id=tournament_id, number=number, now=now)
+    return round_start(tournament_id=tournament_id, number=number, actor=None, now=now)
+
+
+def tournaments_move_on(*, now: datetime) -> int:
+    """What the tournaments' own clocks call for at ``now``, found in the database (the periodic
+    job, every few seconds; idempotent). How many tournaments it moved on.
+
+    1. Paired rounds whose scheduled time has come are started.
+    2. Automatic tournaments whose pause after a round is over have their next round paired and
+       started by a background job.
+    3. A background pairing that has not answered for ``PAIRING_JOB_PATIENCE_SECONDS`` (its message lost
+       with Redis, its worker killed) is asked for again, unless a job is pairing that
+       tournament right now (it holds the tournament's row).
+    """
+    moved = 0
+    due = Round.objects.filter(
+        status=Round.Status.PAIRED,
+        scheduled_at__lte=now,
+        tournament__round_start=Tournament.RoundStart.SCHEDULED,
+    ).values_list("tournament_id", "number")
+    for tournament_id, number in due:
+        round_start(tournament_id=tournament_id, number=number, actor=None, now=now)
+        moved += 1
+    waiting = Tournament.objects.filter(
+        status=Tournament.Status.RUNNING, next_round_at__lte=now
+    ).values_list("pk", flat=True)
+    stale = Tournament.objects.filter(
+        status=Tournament.Status.RUNNING,
+        pairing_requested_round__isnull=False,
+        pairing_requested_at__lte=now - pairing_job_patience(),
+    ).values_list("pk", flat=True)
+    for tournament_id in [*waiting, *stale]:
+        moved += _request_pairing_if_idle(tournament_id, now)
+    return moved
+
+
+def pairing_job_patience() -> timedelta:
+    """How long a background pairing may take before it is asked for again."""
+    return timedelta(seconds=settings.PAIRING_JOB_PATIENCE_SECONDS)
+
+
+def _request_pairing_if_idle(tournament_id: int, now: datetime) -> int:
+    """Ask for the next round's pairing job if the tournament is due for one and no job holds
+    the tournament right now (``SKIP LOCKED``); 1 if asked."""
+    with transaction.atomic():
+        tournament = (
+            Tournament.objects.select_for_update(skip_locked=True).filter(pk=tournament_id).first()
+        )
+        if tournament is None or tournament.status != Tournament.Status.RUNNING:
+            return 0
+        if tournament.pairing_requested_round is not None:
+            number = tournament.pairing_requested_round
+            if tournament.pairing_requested_at and tournament.pairing_requested_at > (
+                now - pairing_job_patience()
+            ):
+                return 0  # asked for meanwhile
+        elif tournament.next_round_at is not None and tournament.next_round_at <= now:
+            number = tournament.current_round + 1
+        else:
+            return 0
+        _request_pairing(tournament, number, now)
+    return 1
+
+
+# --- pairing -------------------------------------------------------------------------------------
+
+
+def round_pair(*, tournament_id: int, number: int, now: datetime) -> Round:
+    """Pair round ``number`` once; a repeated call returns the round already paired."""
+    with transaction.atomic():
+        tournament = locked(Tournament(pk=tournament_id))
+        existing = Round.objects.filter(tournament=tournament, number=number).first()
+        if existing is not None:
+            return existing
+        return _pair_locked(tournament, number, now)
+
+
+def round_pair_by(*, tournament: Tournament, actor: User, now: datetime) -> Round | None:
+    """A director pairs the next round; a large field is paired by a background job (None)."""
+    with transaction.atomic():
+        tournament = locked(tournament)
+        require_director(tournament, actor, "pair rounds")
+        number = tournament.current_round + 1
+        if tournament.pairing_requested_round == number:
+            raise Conflict(f"Round {number} is being paired already.", code="pairing_running")
+        _check_pairable(tournament, number)
+        if (
+            Entrant.objects.filter(tournament=tournament).count()
+            > settings.TOURNAMENT_INLINE_PAIRING_LIMIT
+        ):
+            _request_pairing(tournament, number, now)
+            return None
+        return _pair_locked(tournament, number, now)
+
+
+def round_pair_in_background(
+    *, tournament_id: int, number: int, start: bool, now: datetime
+) -> Round | None:
+    """What the background pairing job does: pair round ``number``, and start it when
+    ``start`` (an automatic tournament). Idempotent.
+
+    It never leaves the tournament "being paired": when the round cannot be paired (no legal
+    pairing, a round out of order, or an unexpected error, which is logged), the reason is
+    recorded for the directors and the request cleared, so they can change something (add a
+    player, allow a pair again) and pair the round again.
+    """
+    try:
+        if start:
+            return tournament_advance(tournament_id=tournament_id, number=number, now=now)
+        return round_pair(tournament_id=tournament_id, number=number, now=now)
+    except ServiceError as error:
+        detail = error.detail
+    except Exception:
+        logger.exception("pairing round %s of tournament %s failed", number, tournament_id)
+        detail = "The pairing failed unexpectedly (the error is logged): pair the round again."
+    _pairing_failed(tournament_id=tournament_id, number=number, detail=detail)
+    return None
+
+
+def _request_pairing(tournament: Tournament, number: int, now: datetime) -> None:
+    """Hand the pairing of round ``number`` to a background job (the caller holds the lock):
+    pair it, and start it too in an automatic tournament. The request is recorded, so the page
+    shows it and ``tournaments_move_on`` asks again if the job never answers."""
+    tournament.pairing_requested_round = number
+    tournament.pairing_requested_at = now
+    tournament.pairing_error = ""
+    tournament.next_round_at = None
+    tournament.save(
+        update_fields=[
+            "pairing_requested_round",
+            "pairing_requested_at",
+            "pairing_error",
+            "next_round_at",
+        ]
+    )
+    auto = tournament.round_start == Tournament.RoundStart.AUTO
+    enqueue(ADVANCE_TASK if auto else PAIR_TASK, tournament.pk, number)
+
+
+def _pairing_failed(*, tournament_id: int, number: int, detail: str) -> None:
+    """Record why round ``number`` could not be paired in the background, unless it has been
+    paired meanwhile; the request is cleared so a director can pair it again."""
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
+        if (
+            tournament is None
+            or Round.objects.filter(tournament=tournament, number=number).exists()
+        ):
+            return
+        logger.warning("round %s of tournament %s not paired: %s", number, tournament_id, detail)
+        if tournament.pairing_requested_round == number:
+            tournament.pairing_requested_round = tournament.pairing_requested_at = None
+        tournament.pairing_error = f"Round {number}: {detail}"[:PAIRING_ERROR_LENGTH]
+        tournament.save(
+            update_fields=["pairing_requested_round", "pairing_requested_at", "pairing_error"]
+        )
+
+
+def _pair_locked(tournament: Tournament, number: int, now: datetime) -> Round:
+    _check_pairable(tournament, number)
+    round_ = _create_round(tournament, number, now)
+    tournament.pairing_requested_round = tournament.pairing_requested_at = None
+    tournament.pairing_error = ""
+    tournament.next_round_at = None
+    tournament.save(
+        update_fields=[
+            "pairing_requested_round",
+            "pairing_requested_at",
+            "pairing_error",
+            "next_round_at",
+        ]
+    )
+    return round_
+
+
+def _check_pairable(tournament: Tournament, number: int) -> None:
+    if tournament.status != Tournament.Status.RUNNING:
+        raise Conflict("Only a running tournament is paired.", code="not_running")
+    if number != tournament.current_round + 1 or number > tournament.rounds:
+        raise Conflict(
+            f"Round {number} cannot be paired now (current round "
+            f"{tournament.current_round} of {tournament.rounds}).",
+            code="round_out_of_order",
+        )
+    previous = Round.objects.filter(tournament=tournament, number=number - 1).first()
+    if number > 1 and (previous is None or previous.status != Round.Status.FINISHED):
+        raise Conflict(f"Round {number - 1} is not finished yet.", code="round_not_finished")
+
+
+def _create_round(tournament: Tournament, number: int, now: datetime) -> Round:
+    """The round and its boards as :mod:`tournaments.draw` makes them; the caller holds the lock."""
+    if tournament.is_round_robin:
+        boards = draw.round_robin_boards(tournament, number)
+    else:
+        try:
+            boards = draw.swiss_boards(tournament, number)
+        except PairingError as error:
+            raise Conflict(
+                f"No legal pairing for round {number}: {error}", code="no_pairing"
+            ) from error
+    schedule = tournament.schedule or []
+    scheduled_at = None
+    if number <= len(schedule) and schedule[number - 1]:
+        scheduled_at = datetime.fromisoformat(schedule[number - 1])
+    round_ = Round.objects.create(
+        tournament=tournament,
+        number=number,
+        paired_at=now,
+        status=Round.Status.PAIRED,
+        scheduled_at=scheduled_at,
+    )
+    for board_number, board in enumerate(boards, start=1):
+        board.round = round_
+        board.number = board_number
+    Board.objects.bulk_create(boards)
+    tournament.current_round = number
+    tournament.save(update_fields=["current_round"])
+    round_finish_if_complete(tournament, round_, now)
+    return round_
+
+
+# --- starting a round ----------------------------------------------------------------------------
+
+
+def round_start(*, tournament_id: int, number: int, actor: User | None, now: datetime) -> Round:
+    """Start a paired round: on the server, create its games with their clocks. Idempotent."""
+    with transaction.atomic():
+        tournament = locked(Tournament(pk=tournament_id))
+        if actor is not None:
+            require_director(tournament, actor, "start rounds")
+        round_ = (
+            Round.objects.select_for_update().filter(tournament=tournament, number=number).first()
+        )
+        if round_ is None:
+            raise NotFound(f"Round {number} has not been paired.")
+        if round_.status != Round.Status.PAIRED:
+            return round_
+        _start_locked(tournament, round_, now)
+    return round_
+
+
+def _start_locked(tournament: Tournament, round_: Round, now: datetime) -> None:
+    if tournament.play_mode == Tournament.PlayMode.SERVER:
+        options = GameOptions(
+            base_seconds=tournament.base_seconds,
+            increment_seconds=tournament.increment_seconds,
+            marbles_to_win=tournament.marbles_to_win,
+            start=tournament.start_position,
+            rated=tournament.rated,
+        )
+        for board in round_.boards.filter(white__isnull=False, result="").select_related(
+            "black__user", "white__user"
+        ):
+            board.game = game_services.game_create(
+                black=board.black.user,
+                white=board.white.user,
+                options=options,
+                now=now,
+                max_plies_result=tournament.max_plies_result,
+                forfeit_if_unplayed=True,
+            )
+            board.save(update_fields=["game"])
+    round_.status = Round.Status.STARTED
+    round_.started_at = now
+    round_.save(update_fields=["status", "started_at"])
+    round_finish_if_complete(tournament, round_, now)
+
+
+def round_finish_if_complete(tournament: Tournament, round_: Round, now: datetime) -> None:
+    """Close the round once every board has a result; then move the tournament on (the next
+    round paired, or paired and started after the pause, as the tournament's settings say).
+    The caller holds the tournament's and the round's locks."""
+    if round_.status != Round.Status.STARTED:
+        return
+    if round_.boards.filter(white__isnull=False, result="").exists():
+        return
+    round_.status = Round.Status.FINISHED
+    round_.finished_at = now
+    round_.save(update_fields=["status", "finished_at"])
+    if round_.number >= tournament.rounds:
+        Tournament.objects.filter(pk=tournament.pk, status=Tournament.Status.RUNNING).update(
+            status=Tournament.Status.FINISHED, finished_at=now
+        )
+        return
+    if tournament.round_start == Tournament.RoundStart.AUTO and tournament.round_pause_seconds:
+        # after the pause: tournaments_move_on asks for the next round then
+        tournament.next_round_at = now + timedelta(seconds=tournament.round_pause_seconds)
+        tournament.save(update_fields=["next_round_at"])
+    elif tournament.round_start in (Tournament.RoundStart.AUTO, Tournament.RoundStart.SCHEDULED):
+        _request_pairing(tournament, round_.number + 1, now)
+
+
+# --- editing a paired round ----------------------------------------------------------------------

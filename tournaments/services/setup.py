@@ -1,0 +1,176 @@
+"""Setting a tournament up: creating it, changing its settings, appointing arbiters."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from decimal import Decimal
+
+from django.db import transaction
+from django.utils.text import slugify
+
+from abalone_site.errors import Conflict, InvalidInput, NotFound, Unprocessable
+from accounts.models import User
+from clubs.models import Club
+from games.options import GameOptions
+from tournaments.models import Arbiter, Tournament, default_tiebreaks
+from tournaments.permissions import require_club_admin, require_director
+from tournaments.services.common import locked
+from tournaments.tiebreaks import TIEBREAKS
+
+SETTINGS_FIELDS = (
+    "name",
+    "description",
+    "format",
+    "pairing_rules",
+    "rounds",
+    "base_seconds",
+    "increment_seconds",
+    "marbles_to_win",
+    "start_position",
+    "max_plies_result",
+    "rated",
+    "play_mode",
+    "entry",
+    "registration_opens_at",
+    "registration_closes_at",
+    "max_players",
+    "round_start",
+    "round_pause_seconds",
+    "tiebreaks",
+    "bye_points",
+    "schedule",
+)
+
+
+def _validate_settings(fields: dict) -> dict:
+    if "name" in fields:
+        fields["name"] = (fields["name"] or "").strip()
+        if not 3 <= len(fields["name"]) <= 100:
+            raise InvalidInput("A tournament name has 3 to 100 characters.")
+    if "format" in fields and fields["format"] not in Tournament.Format.values:
+        raise InvalidInput(f"format must be one of {', '.join(Tournament.Format.values)}.")
+    if "rounds" in fields and not 1 <= int(fields["rounds"]) <= 30:
+        raise InvalidInput("A Swiss has 1 to 30 rounds.")
+    if "tiebreaks" in fields:
+        order = fields["tiebreaks"]
+        if not isinstance(order, list) or not all(isinstance(code, str) for code in order):
+            raise InvalidInput(
+                f"tiebreaks is a list of tie-break codes in order, from {', '.join(TIEBREAKS)}."
+            )
+        unknown = [code for code in order if code not in TIEBREAKS]
+        if unknown:
+            raise InvalidInput(
+                f"Unknown tie-break {', '.join(unknown)}; choose from {', '.join(TIEBREAKS)}."
+            )
+        if len(set(fields["tiebreaks"])) != len(fields["tiebreaks"]):
+            raise InvalidInput("A tie-break appears twice in the order.")
+    if "bye_points" in fields:
+        fields["bye_points"] = Decimal(str(fields["bye_points"]))
+        if fields["bye_points"] not in (Decimal("0"), Decimal("0.5"), Decimal("1")):
+            raise InvalidInput("Points for a pairing-allocated bye are 1, 0.5 or 0.")
+    for choice_field, choices in (
+        ("play_mode", Tournament.PlayMode.values),
+        ("entry", Tournament.Entry.values),
+        ("round_start", Tournament.RoundStart.values),
+        ("max_plies_result", ["draw", "marbles"]),
+    ):
+        if choice_field in fields and fields[choice_field] not in choices:
+            raise InvalidInput(f"{choice_field} must be one of {', '.join(choices)}.")
+    if "schedule" in fields:
+        try:
+            fields["schedule"] = [
+                datetime.fromisoformat(str(when)).isoformat() if when else ""
+                for when in fields["schedule"] or []
+            ]
+        except (TypeError, ValueError) as error:
+            raise InvalidInput(
+                "The schedule is a list of ISO date-times, one per round."
+            ) from error
+    opens, closes = fields.get("registration_opens_at"), fields.get("registration_closes_at")
+    if opens and closes and closes <= opens:
+        raise Unprocessable("Registration must close after it opens.", code="registration_window")
+    if fields.get("max_players") is not None and fields["max_players"] < 2:
+        raise InvalidInput("A tournament needs room for at least 2 players.")
+    if any(
+        key in fields
+        for key in (
+            "base_seconds",
+            "increment_seconds",
+            "marbles_to_win",
+            "start_position",
+            "rated",
+        )
+    ):
+        GameOptions(
+            base_seconds=fields.get("base_seconds", 600),
+            increment_seconds=fields.get("increment_seconds", 0),
+            marbles_to_win=fields.get("marbles_to_win", 6),
+            start=fields.get("start_position", "belgian"),
+            rated=fields.get("rated", True) and fields.get("play_mode", "server") == "server",
+        ).validated()
+    return fields
+
+
+def tournament_create(*, club: Club, actor: User, name: str, **fields) -> Tournament:
+    require_club_admin(club, actor, "create its tournaments")
+    unknown = set(fields) - set(SETTINGS_FIELDS)
+    if unknown:
+        raise InvalidInput(f"Unknown settings: {', '.join(sorted(unknown))}.")
+    fields = _validate_settings({"name": name, **fields})
+    fields.setdefault("tiebreaks", default_tiebreaks(fields.get("format", "swiss")))
+    base = slugify(f"{club.slug}-{fields['name']}")[:100] or "tournament"
+    slug, suffix = base, 2
+    while Tournament.objects.filter(slug=slug).exists():
+        slug, suffix = f"{base}-{suffix}", suffix + 1
+    return Tournament.objects.create(club=club, slug=slug, created_by=actor, **fields)
+
+
+def tournament_update(*, tournament: Tournament, actor: User, **fields) -> Tournament:
+    unknown = set(fields) - set(SETTINGS_FIELDS)
+    if unknown:
+        raise InvalidInput(f"Unknown settings: {', '.join(sorted(unknown))}.")
+    with transaction.atomic():
+        tournament = locked(tournament)
+        require_director(tournament, actor, "change its settings")
+        pairing_settings = {
+            "format",
+            "pairing_rules",
+            "rounds",
+            "base_seconds",
+            "increment_seconds",
+            "marbles_to_win",
+            "start_position",
+            "play_mode",
+            "bye_points",
+        }
+        if tournament.status != Tournament.Status.REGISTRATION and pairing_settings & set(fields):
+            raise Conflict(
+                "The tournament has started: format, pairing rules, rounds, time control and bye "
+                "points are fixed now.",
+                code="tournament_started",
+            )
+        fields = _validate_settings(fields)
+        if (
+            fields.get("format", tournament.format) != tournament.format
+            and "tiebreaks" not in fields
+            and tournament.tiebreaks == default_tiebreaks(tournament.format)
+        ):
+            fields["tiebreaks"] = default_tiebreaks(fields["format"])  # still the default
+        for key, value in fields.items():
+            setattr(tournament, key, value)
+        tournament.save(update_fields=list(fields) or None)
+    return tournament
+
+
+def arbiter_appoint(*, tournament: Tournament, actor: User, user: User) -> Arbiter:
+    require_club_admin(tournament.club, actor, "appoint arbiters")
+    arbiter, _ = Arbiter.objects.get_or_create(
+        tournament=tournament, user=user, defaults={"appointed_by": actor}
+    )
+    return arbiter
+
+
+def arbiter_remove(*, tournament: Tournament, actor: User, user: User) -> None:
+    require_club_admin(tournament.club, actor, "remove arbiters")
+    if not Arbiter.objects.filter(tournament=tournament, user=user).delete()[0]:
+        raise NotFound(f"{user.username} is not an arbiter of {tournament.name}.")

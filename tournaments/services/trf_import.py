@@ -1,0 +1,431 @@
+"""Importing an event from a FIDE TRF file (Swiss-Manager, Vega, bbpPairings, another Sumito):
+the tournament, its players and its played rounds with their results, so that Sumito pairs the
+rounds still to come.
+
+The file is read by the pure :func:`tournaments.pairing.read_trf`; :func:`plan_rounds` turns its
+histories into boards without touching the database, so a file Sumito cannot represent is
+refused before anything is written. :func:`tournament_import_trf` then writes everything in one
+transaction: a refusal (:class:`Unprocessable`, HTTP 422) leaves nothing behind.
+
+Players are matched to accounts by name: the TRF name ("Lastname, Firstname" or free text, or
+"Firstname Lastname" made from it) equal, ignoring case, to one account's username or display
+name. Everybody else becomes a guest: an inactive account with an unusable password (nobody
+can log in as it until an admin activates it), its display name the TRF name.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date, datetime, time
+
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.text import slugify
+
+from abalone_site.errors import InvalidInput, Unprocessable
+from accounts.models import User
+from clubs.models import Club
+from tournaments.history import BOARD_RESULT_TRF_CODES
+from tournaments.models import Board, ByeRequest, Entrant, ForbiddenPair, Round, Tournament
+from tournaments.pairing import PairingError, PairingPlayer, RoundEntry, read_trf
+from tournaments.pairing.model import score_before, validate_histories
+from tournaments.pairing.trf import DUTCH_CODES, TrfTournament
+from tournaments.permissions import require_club_admin
+from tournaments.services.setup import tournament_create
+
+#: Bytes a TRF file may have (300 players over 30 rounds is about 120 kB).
+MAX_TRF_BYTES = 1_000_000
+#: (Black's code, White's code) -> the board's result.
+BOARD_RESULTS = {codes: result for result, codes in BOARD_RESULT_TRF_CODES.items()}
+FORFEITS = {Board.Result.BLACK_FORFEIT_WIN, Board.Result.WHITE_FORFEIT_WIN}
+BYE_REQUEST_KINDS = ("F", "H", "Z")
+MAX_ROUNDS = 30
+
+
+@dataclass
+class PlannedBoard:
+    """A board to create: pairing numbers, the result or the bye."""
+
+    black: int
+    white: int | None
+    result: str = ""
+    bye: str = ""
+
+
+@dataclass
+class RoundsPlan:
+    """What :func:`plan_rounds` makes of a file: the boards of every played round, each
+    player's first round (rounds before it are a late entry's zero-point byes, with no board),
+    and the notes on what was normalised."""
+
+    boards: dict[int, list[PlannedBoard]]
+    first_round: dict[int, int]
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class TrfImport:
+    tournament: Tournament
+    matched: list[str]
+    guests: list[str]
+    notes: list[str]
+
+    @property
+    def message(self) -> str:
+        tournament = self.tournament
+        players = len(self.matched) + len(self.guests)
+        said = (
+            f"{tournament.name} imported: {players} players ({len(self.matched)} matched to "
+            f"accounts, {len(self.guests)} guests), {tournament.current_round} of "
+            f"{tournament.rounds} rounds played."
+        )
+        if tournament.status == Tournament.Status.RUNNING:
+            said += f" Round {tournament.current_round + 1} is ready to be paired."
+        return said
+
+
+def decode_trf(data: bytes) -> str:
+    """A TRF file's text: UTF-8 (with or without a byte-order mark), else Windows-1252, the
+    encoding older Windows programs write."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return data.decode("cp1252", errors="replace")
+
+
+def read_event(text: str) -> TrfTournament:
+    """The file read and checked for what Sumito can continue: a Swiss by the Dutch system
+    scored 1 / ½ / 0, whose histories agree with each other."""
+    try:
+        event = read_trf(text)
+        validate_histories(event.players)
+    except PairingError as error:
+        raise Unprocessable(f"The TRF file cannot be read: {error}", code="bad_trf") from None
+    if len(event.players) < 2:
+        raise Unprocessable("The TRF file lists fewer than 2 players (001 lines).", code="bad_trf")
+    if event.header.system and event.header.system.upper() not in DUTCH_CODES:
+        raise Unprocessable(
+            f"The file's type of tournament (192) is {event.header.system}: Sumito continues "
+            f"Swiss events paired by the FIDE Dutch system ({', '.join(sorted(DUTCH_CODES))}).",
+            code="unsupported_trf",
+        )
+    scoring = event.scoring
+    if (scoring.win, scoring.draw, scoring.loss) != (1.0, 0.5, 0.0):
+        raise Unprocessable(
+            f"The file scores a win {scoring.win:g}, a draw {scoring.draw:g} and a loss "
+            f"{scoring.loss:g}: Sumito's events score 1, ½ and 0.",
+            code="unsupported_trf",
+        )
+    if scoring.pab not in (0.0, 0.5, 1.0):
+        raise Unprocessable(
+            f"The file gives {scoring.pab:g} points for a pairing-allocated bye: Sumito gives "
+            "1, ½ or 0.",
+            code="unsupported_trf",
+        )
+    total = event.total_rounds or event.rounds_played
+    if total < 1:
+        raise Unprocessable(
+            "The file does not say how many rounds the event has (142 or XXR), and none has "
+            "been played.",
+            code="bad_trf",
+        )
+    if event.rounds_played > total:
+        raise Unprocessable(
+            f"The file records {event.rounds_played} rounds but says the event has {total}.",
+            code="bad_trf",
+        )
+    if total > MAX_ROUNDS:
+        raise Unprocessable(f"A Swiss has 1 to {MAX_ROUNDS} rounds; the file says {total}.")
+    return event
+
+
+def plan_rounds(event: TrfTournament) -> RoundsPlan:
+    """The boards of rounds ``1..rounds_played`` from the histories (no database).
+
+    A game's colours are the file's (TRF ``w`` = Black); a forfeit recorded without colours
+    puts the lower pairing number on Black. Games come in order of their better player's score
+    before the round, then pairing number; byes follow. A forfeit win or loss with no opponent
+    (``0000 - +`` / ``0000 - -``) becomes a full-point or zero-point bye, the same points.
+    """
+    players = {p.number: p for p in event.players}
+    first_round = {}
+    for player in event.players:
+        played = [
+            e.round for e in player.history if e.round <= event.rounds_played and e.result != "Z"
+        ]
+        first_round[player.number] = min(played, default=event.rounds_played + 1)
+    plan = RoundsPlan(boards={}, first_round=first_round)
+    lone_forfeits = []
+    for number in range(1, event.rounds_played + 1):
+        games, byes = [], []
+        for player in event.players:
+            entry = player.entry(number)
+            if entry is None:
+                continue
+            if entry.opponent is None:
+                bye = {"+": "F", "-": "Z"}.get(entry.result, entry.result)
+                if entry.result in ("+", "-"):
+                    lone_forfeits.append(f"{player.name} ({entry.result}, round {number})")
+                if bye == "Z" and number < first_round[player.number]:
+                    continue  # before a late entry's first round: no board, as Sumito does
+                byes.append(PlannedBoard(player.number, None, bye=bye))
+            elif player.number < entry.opponent:
+                games.append(_game(entry, player, players[entry.opponent].entry(number)))
+        scores = {n: score_before(p, number, event.scoring) for n, p in players.items()}
+        games.sort(key=lambda b: (-max(scores[b.black], scores[b.white]), min(b.black, b.white)))
+        byes.sort(key=lambda b: (b.bye != "U", b.black))
+        plan.boards[number] = games + byes
+    if lone_forfeits:
+        plan.notes.append(
+            "Forfeits without an opponent became byes worth the same points: "
+            + ", ".join(lone_forfeits)
+            + "."
+        )
+    return plan
+
+
+def _game(entry: RoundEntry, player: PairingPlayer, mirror: RoundEntry | None) -> PlannedBoard:
+    opponent = entry.opponent or 0  # a game: validate_histories has checked the opponent
+    their_result = mirror.result if mirror is not None else ""
+    their_colour = mirror.colour if mirror is not None else None
+    if entry.colour == "b" or (entry.colour is None and their_colour != "b"):
+        black, white, codes = player.number, opponent, (entry.result, their_result)
+    else:
+        black, white, codes = opponent, player.number, (their_result, entry.result)
+    result = BOARD_RESULTS.get(codes)
+    if result is None:
+        raise Unprocessable(
+            f"Round {entry.round}: players {player.number} and {opponent} have results "
+            f"{codes[0]!r} and {codes[1]!r}, which make no board result.",
+            code="bad_trf",
+        )
+    return PlannedBoard(black, white, result=result)
+
+
+def _name_variants(name: str) -> list[str]:
+    """The TRF name as written (spaces tidied), and "Firstname Lastname" from "Lastname,
+    Firstname"."""
+    name = " ".join(name.split())
+    variants = [name]
+    last, comma, first = name.partition(",")
+    if comma and first.strip():
+        variants.append(f"{first.strip()} {last.strip()}")
+    return [v for v in variants if v]
+
+
+def match_account(name: str, taken: set[int]) -> User | None:
+    """The one account whose username, else display name, is the TRF name (either order),
+    ignoring case; None when there is none, or more than one, or it is taken already."""
+    variants = _name_variants(name)
+    if not variants:
+        return None
+    for lookup in ("username__iexact", "display_name__iexact"):
+        query = Q()
+        for variant in variants:
+            query |= Q(**{lookup: variant})
+        found = [user for user in User.objects.filter(query)[:2] if user.pk not in taken]
+        if len(found) == 1:
+            return found[0]
+        if found:
+            return None  # ambiguous: a guest, and the director sorts it out
+    return None
+
+
+def guest_create(name: str) -> User:
+    """An inactive account with an unusable password for a player of an imported event; its
+    username comes from the name (made unique), its display name is the name."""
+    variants = _name_variants(name)
+    base = slugify(variants[-1] if variants else "")[:26].strip("-_") or "guest"
+    if len(base) < 2:
+        base = f"guest-{base}"
+    username, suffix = base, 2
+    while User.objects.filter(username__iexact=username).exists():
+        username, suffix = f"{base[:26]}-{suffix}", suffix + 1
+    user = User(username=username, display_name=" ".join(name.split())[:60], is_active=False)
+    user.set_unusable_password()
+    user.save()
+    return user
+
+
+def _moment(day: date | None, now: datetime) -> datetime:
+    if day is None:
+        return now
+    return timezone.make_aware(datetime.combine(day, time(12)))
+
+
+def _time_control(code: str) -> dict:
+    base, plus, increment = code.partition("+")
+    if not base.isdigit() or (plus and not increment.isdigit()):
+        return {}
+    return {"base_seconds": int(base), "increment_seconds": int(increment or 0)}
+
+
+def _description(event: TrfTournament) -> str:
+    """The file's facts Sumito has no field for, kept where people read them."""
+    header = event.header
+    facts = [
+        ("City", header.city),
+        ("Federation", header.federation),
+        ("Type", header.tournament_type),
+        ("Chief arbiter", header.chief_arbiter),
+        ("Deputy arbiters", ", ".join(header.deputy_arbiters)),
+        ("Time control", header.time_control),
+    ]
+    lines = ["Imported from a TRF file."] + [f"{what}: {value}" for what, value in facts if value]
+    return "\n".join(lines)[:4000]
+
+
+def _create(club: Club, actor: User, event: TrfTournament, total: int) -> Tournament:
+    name = " ".join(event.name.split())[:100] or "Imported tournament"
+    if len(name) < 3:
+        name = f"{name} (imported)"
+    settings = {
+        "format": Tournament.Format.SWISS,
+        "rounds": total,
+        "play_mode": Tournament.PlayMode.OTB,
+        "rated": False,
+        "bye_points": event.scoring.pab,
+        "description": _description(event),
+    }
+    clock = _time_control(event.header.encoded_time_control)
+    try:
+        return tournament_create(club=club, actor=actor, name=name, **settings, **clock)
+    except InvalidInput:
+        if not clock:
+            raise
+        # a time control Sumito's clocks do not take: the default one
+        return tournament_create(club=club, actor=actor, name=name, **settings)
+
+
+def tournament_import_trf(*, club: Club, actor: User, text: str, now: datetime) -> TrfImport:
+    """A club admin imports an event from TRF text: a Swiss of the club, over the board and
+    unrated, with its entrants (the TRF pairing numbers and ratings), its played rounds
+    (finished, every board with its result or bye), the byes asked for and the forbidden
+    pairs still to come; running with the next round to pair, or finished. All or nothing."""
+    require_club_admin(club, actor, "import its tournaments")
+    event = read_event(text)
+    plan = plan_rounds(event)
+    total = event.total_rounds or event.rounds_played
+    notes = list(plan.notes)
+    with transaction.atomic():
+        tournament = _create(club, actor, event, total)
+        matched, guests = [], []
+        entrants: dict[int, Entrant] = {}
+        taken: set[int] = set()
+        for player in event.players:
+            user = match_account(player.name, taken)
+            if user is not None:
+                matched.append(f"{player.name} → {user.username}")
+            else:
+                user = guest_create(player.name or f"Player {player.number}")
+                guests.append(f"{player.name} → {user.username}")
+            taken.add(user.pk)
+            entrants[player.number] = Entrant.objects.create(
+                tournament=tournament,
+                user=user,
+                rating=player.rating,
+                pairing_number=player.number,
+                first_round=plan.first_round[player.number],
+            )
+        _create_rounds(tournament, event, plan, entrants, now)
+        notes += _create_future(tournament, event, entrants)
+        finished = event.rounds_played >= total
+        tournament.status = Tournament.Status.FINISHED if finished else Tournament.Status.RUNNING
+        tournament.current_round = event.rounds_played
+        tournament.started_at = _moment(event.header.start_date, now)
+        tournament.finished_at = _moment(event.header.end_date, now) if finished else None
+        tournament.save(update_fields=["status", "current_round", "started_at", "finished_at"])
+    return TrfImport(tournament=tournament, matched=matched, guests=guests, notes=notes)
+
+
+def _create_rounds(
+    tournament: Tournament,
+    event: TrfTournament,
+    plan: RoundsPlan,
+    entrants: dict[int, Entrant],
+    now: datetime,
+) -> None:
+    dates = event.header.round_dates
+    for number, planned in plan.boards.items():
+        when = _moment(dates[number - 1] if number <= len(dates) else None, now)
+        round_ = Round.objects.create(
+            tournament=tournament,
+            number=number,
+            status=Round.Status.FINISHED,
+            paired_at=when,
+            started_at=when,
+            finished_at=when,
+        )
+        Board.objects.bulk_create(
+            Board(
+                round=round_,
+                number=board_number,
+                black=entrants[board.black],
+                white=entrants[board.white] if board.white is not None else None,
+                result=board.result,
+                bye=board.bye,
+                termination=(
+                    ""
+                    if board.white is None
+                    else "forfeit"
+                    if board.result in FORFEITS or board.result == Board.Result.DOUBLE_FORFEIT
+                    else "entered"
+                ),
+                note="imported from a TRF file",
+            )
+            for board_number, board in enumerate(planned, start=1)
+        )
+
+
+def _create_future(
+    tournament: Tournament, event: TrfTournament, entrants: dict[int, Entrant]
+) -> list[str]:
+    """The byes asked for and the forbidden pairs of the rounds to come; notes on what could
+    not be kept as it was."""
+    notes = []
+    total = tournament.rounds
+    next_round = event.next_round
+    requests: dict[tuple[int, int], str] = {}
+    if next_round <= total:
+        for player in event.players:
+            entry = player.entry(next_round)
+            if entry is not None and entry.result in BYE_REQUEST_KINDS:
+                requests[(player.number, next_round)] = entry.result
+            elif not player.available:
+                requests[(player.number, next_round)] = "Z"
+                notes.append(
+                    f"{player.name} is not to be paired in round {next_round}: a zero-point "
+                    "bye is entered for them (withdraw them if they have left)."
+                )
+    for bye in event.requested_byes:
+        if bye.round <= total:
+            requests[(bye.number, bye.round)] = bye.kind
+    ByeRequest.objects.bulk_create(
+        ByeRequest(entrant=entrants[number], round_number=round_number, kind=kind)
+        for (number, round_number), kind in sorted(requests.items())
+    )
+    ForbiddenPair.objects.bulk_create(
+        ForbiddenPair(
+            tournament=tournament,
+            first=entrants[a],
+            second=entrants[b],
+            reason="from the imported TRF file",
+        )
+        for a, b in event.forbidden_pairs
+    )
+    partial = [
+        f"{', '.join(map(str, group.players))} (rounds {group.first_round}-{group.last_round})"
+        for group in event.forbidden_groups
+        if group.last_round >= next_round
+        and not (group.first_round <= next_round and group.last_round >= total)
+    ]
+    if partial:
+        notes.append(
+            "Forbidden pairings of only some rounds (260): Sumito's hold for the rest of the "
+            "event, so those in force in round "
+            f"{next_round} were kept for every round and the others left out: "
+            + "; ".join(partial)
+            + "."
+        )
+    return notes

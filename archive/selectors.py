@@ -9,6 +9,10 @@ Decisions:
 * **Aborted games** are left out unless ``include_aborted`` is set. A record has no "aborted"
   result, so an aborted game is written with the result ``*`` (Termination ``unterminated``) and
   an extra ``[Status "aborted"]`` tag (``games.records``).
+* **Games over before any move** (``Game.aborted_unplayed``: Black's first move not made in
+  time) are shown as aborted (``aborted`` in a row, the replay's text) though they keep their
+  result and termination (a rated abandonment, a tournament board's forfeit), and are found
+  as finished games.
 * **Imported games** (``tournaments.services.board_record_import``) are finished, *unrated* (the
   board's result is what the tournament rates), played "now" and have no known clock.
 """
@@ -90,6 +94,7 @@ def game_row(game: Game) -> dict:
         "status": game.status,
         "result": game.result or None,
         "termination": game.termination or None,
+        "aborted": shown_as_aborted(game),
         "plies": game.ply,
         "start": game.start,
         "time_control": game.time_control_label,
@@ -130,14 +135,22 @@ def rating_changes(game: Game) -> dict[str, RatingChange]:
     return changes
 
 
+def shown_as_aborted(game: Game) -> bool:
+    """Aborted, or over before any move whatever result it carries (``Game.aborted_unplayed``)."""
+    return game.status == Game.Status.ABORTED or game.aborted_unplayed
+
+
 def result_text(game: Game) -> str:
     """How the game ended, in words: "White wins by resignation", "Draw agreed", ..."""
-    if game.status == Game.Status.ABORTED:
-        return "Game aborted"
     if game.status == Game.Status.STARTED:
         return "In progress"
     winner = {"1-0": "Black", "0-1": "White"}.get(game.result)
     loser = "White" if winner == "Black" else "Black"
+    if game.aborted_unplayed and winner:
+        board = " (a forfeit on the tournament board)" if game.termination == "forfeit" else ""
+        return f"Game aborted: {loser} did not make a first move{board}"
+    if game.status == Game.Status.ABORTED:
+        return "Game aborted"
     texts = {
         "marbles": f"{winner} wins by marbles pushed off",
         "resignation": f"{winner} wins by resignation",

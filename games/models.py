@@ -151,6 +151,21 @@ class Game(TimeControlFields):
     def is_active(self) -> bool:
         return self.status == self.Status.STARTED
 
+    @property
+    def aborted_unplayed(self) -> bool:
+        """Over before any move was played: Black's first move was not made in time (or the
+        game was aborted). Whatever result it carries (a rated game's abandonment, a
+        tournament board's forfeit), it is no win, draw or loss in a player's record and is
+        shown as aborted, as lichess does. A game in which Black moved is not: White's missed
+        first move is a result. ``games.selectors.ABORTED_UNPLAYED`` is the same test as a
+        query filter (tests/games/test_aborted_record.py keeps the two in step).
+        """
+        return self.ply == 0 and self.termination in (
+            self.Termination.ABANDONED,
+            self.Termination.FORFEIT,
+            self.Termination.ABORTED,
+        )
+
     def colour_of(self, user) -> str | None:
         if user.pk == self.black_id:
             return "b"

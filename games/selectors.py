@@ -10,6 +10,18 @@ from accounts.models import User
 from games import engine
 from games.models import Challenge, Game, Move
 
+#: :attr:`Game.aborted_unplayed` as a query filter: games over before any move was played
+#: (first move not made in time, or aborted), which no player's win/draw/loss record counts.
+#: A game in progress has no termination, so it never matches.
+ABORTED_UNPLAYED = Q(
+    ply=0,
+    termination__in=[
+        Game.Termination.ABANDONED,
+        Game.Termination.FORFEIT,
+        Game.Termination.ABORTED,
+    ],
+)
+
 
 def _player(user: User) -> dict:
     return {"username": user.username, "display_name": user.shown_name}

@@ -12,6 +12,7 @@ from abalone_site.errors import InvalidInput, NotFound
 from accounts.models import User
 from clubs.models import Club, Membership
 from games.models import Game
+from games.selectors import ABORTED_UNPLAYED
 from ratings import elo
 from ratings.elo import speed_category
 from ratings.models import PlayerRating, RatingChange, RecomputeRequest
@@ -144,6 +145,8 @@ def rating_history(user: User) -> dict[str, list[HistoryPoint]]:
 
 
 def _finished_games_of(user: User) -> QuerySet[Game]:
+    """The player's finished games with a result, those over before any move included (the
+    game lists show them as aborted; the record leaves them out)."""
     return Game.objects.filter(
         Q(black=user) | Q(white=user), status=Game.Status.FINISHED, result__in=RESULTS
     )
@@ -179,9 +182,12 @@ def player_record(user: User) -> dict[str, Record]:
     """Games won, drawn and lost: overall, as Black (first mover), as White.
 
     Finished server games, and the boards of over-the-board tournaments played to a result
-    (forfeits and byes are not games played, as for ratings and FIDE's tie-breaks).
+    (forfeits and byes are not games played, as for ratings and FIDE's tie-breaks). A game
+    over before any move (``Game.aborted_unplayed``) is not counted, whatever its result.
     """
-    server = _record_counts(_finished_games_of(user), Q(black=user), Q(white=user))
+    server = _record_counts(
+        _finished_games_of(user).exclude(ABORTED_UNPLAYED), Q(black=user), Q(white=user)
+    )
     over_the_board = _record_counts(
         Board.objects.filter(game__isnull=True, result__in=RESULTS).filter(
             Q(black__user=user) | Q(white__user=user)
@@ -205,7 +211,7 @@ class GameLine:
     game: Game
     colour: str  # "black" or "white"
     opponent: User
-    outcome: str  # "win", "draw" or "loss"
+    outcome: str  # "win", "draw", "loss", or "aborted" (over before any move: no result)
     rating_change: RatingChange | None
 
     @property
@@ -233,7 +239,7 @@ def _game_lines(user: User, games: list[Game]) -> list[GameLine]:
                 game,
                 colour,
                 game.white if colour == "black" else game.black,
-                outcome_for(game.result, colour),
+                "aborted" if game.aborted_unplayed else outcome_for(game.result, colour),
                 changes.get(game.pk),
             )
         )
@@ -259,7 +265,8 @@ class HeadToHead:
 
 
 def head_to_head(user: User, opponent: User) -> HeadToHead:
-    """Every finished server game between the two, newest first, and the record from ``user``."""
+    """Every finished server game between the two, newest first, and the record from ``user``
+    (games over before any move are listed as aborted, not counted)."""
     games = list(
         Game.objects.filter(
             Q(black=user, white=opponent) | Q(black=opponent, white=user),

@@ -3,6 +3,7 @@ from django.urls import include, path
 from accounts import api as accounts_api
 from clubs import api as clubs_api
 from games import api as games_api
+from notifications import api as notifications_api
 from tournaments import actions as tournament_actions
 from tournaments import api as tournaments_api
 
@@ -10,6 +11,16 @@ urlpatterns = [
     path("archive/", include("archive.api_urls")),
     path("ratings/", include("ratings.api_urls")),
     path("me/", accounts_api.MeView.as_view(), name="api-me"),
+    path(
+        "me/notifications/",
+        notifications_api.NotificationListView.as_view(),
+        name="api-notifications",
+    ),
+    path(
+        "me/notifications/read/",
+        notifications_api.NotificationReadView.as_view(),
+        name="api-notifications-read",
+    ),
     path("me/tokens/", accounts_api.TokenListView.as_view(), name="api-tokens"),
     path("me/tokens/<int:token_id>/", accounts_api.TokenDetailView.as_view(), name="api-token"),
     path("players/", accounts_api.PlayerListView.as_view(), name="api-players"),

@@ -8,6 +8,7 @@ from django.urls import path
 from redis.exceptions import RedisError
 
 from games.consumers import GameConsumer
+from notifications.consumers import UserConsumer
 
 logger = logging.getLogger(__name__)
 
@@ -67,4 +68,5 @@ class ChannelLayerOutage:
 
 websocket_urlpatterns = [
     path("ws/games/<int:game_id>/", ChannelLayerOutage(GameConsumer.as_asgi())),
+    path("ws/me/", ChannelLayerOutage(UserConsumer.as_asgi())),
 ]

@@ -82,6 +82,7 @@ INSTALLED_APPS = [
     "tournaments",
     "ratings",
     "archive",
+    "notifications",
 ]
 
 MIDDLEWARE = [
@@ -115,6 +116,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "notifications.context_processors.unread",
             ],
         },
     },
@@ -237,6 +239,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "ratings.tasks.recompute_requested",
         "schedule": float(CATCH_UP_SECONDS),
     },
+    "email-notifications": {"task": "notifications.tasks.send_due_emails", "schedule": 15.0},
+    "remind-tournament-players": {
+        "task": "tournaments.tasks.remind_players",
+        "schedule": 60.0,
+    },
     "purge-expired-sessions": {
         "task": "accounts.tasks.purge_expired_sessions",
         "schedule": 3600.0,
@@ -320,6 +327,13 @@ LOGOUT_REDIRECT_URL = "home"
 # --- E-mail ----------------------------------------------------------------------------------
 EMAIL_CONFIG = env.email_url("EMAIL_URL", default="consolemail://")
 vars().update(EMAIL_CONFIG)
+# The site's address, for the links in e-mails.
+SITE_URL = env.str("SITE_URL", default="http://localhost:8000")
+# A notification wanted by e-mail is sent when still unread this long after it was made (one
+# read on the site meanwhile is not e-mailed); the sweep below looks every 15 s.
+NOTIFICATION_EMAIL_DELAY_SECONDS = env.int("NOTIFICATION_EMAIL_DELAY_SECONDS", default=60)
+# How long before a tournament's scheduled start its players are reminded.
+TOURNAMENT_REMINDER_MINUTES = env.int("TOURNAMENT_REMINDER_MINUTES", default=30)
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Sumito <noreply@sumito.localhost>")
 
 # --- I18n, static ----------------------------------------------------------------------------

@@ -53,6 +53,7 @@ urlpatterns = [
     ),
     path("games/<int:game_id>/", games_views.game_detail, name="game-detail"),
     path("archive/", include("archive.urls")),
+    path("notifications/", include("notifications.urls")),
     path("ratings/", include("ratings.urls")),
     # Tournaments
     path("tournaments/", include("tournaments.urls")),

@@ -15,6 +15,7 @@ from django.utils.text import slugify
 from abalone_site.errors import Conflict, InvalidInput, NotAllowed, NotFound
 from abalone_site.jobs import enqueue
 from accounts.models import User
+from notifications.services import notification_create
 
 from .models import Club, JoinRequest, Membership
 from .selectors import membership_of
@@ -145,6 +146,21 @@ def club_join(*, user: User, club: Club, message: str = "") -> Membership | Join
                 code="request_pending",
             )
         request = JoinRequest.objects.create(club=club, user=user, message=message.strip()[:300])
+        admins = Membership.objects.filter(club=club, role__in=[Role.OWNER, Role.ADMIN])
+        for membership in admins.select_related("user"):
+            notification_create(
+                user=membership.user,
+                kind="club_join_request",
+                key=f"club_join_request:{request.pk}",
+                data={
+                    "club": club.name,
+                    "club_slug": club.slug,
+                    "from": user.username,
+                    "request": request.pk,
+                },
+                url=club.get_absolute_url(),
+                now=request.created_at or timezone.now(),
+            )
         enqueue("clubs.tasks.notify_join_request", request.pk)
         return request
 
@@ -178,6 +194,14 @@ def _decide(*, actor: User, club: Club, request_id: int, approve: bool) -> JoinR
         request.save(update_fields=["status", "decided_at", "decided_by"])
         if approve and membership_of(club, request.user) is None:
             Membership.objects.create(club=club, user=request.user, role=Role.MEMBER)
+        notification_create(
+            user=request.user,
+            kind="club_join_decided",
+            key=f"club_join_decided:{request.pk}",
+            data={"club": club.name, "club_slug": club.slug, "approved": approve},
+            url=club.get_absolute_url(),
+            now=request.decided_at,
+        )
     return request
 
 

@@ -3,7 +3,9 @@
 On connect the client gets the state; then every change to the game arrives as
 ``{"type": "state", "state": ...}``. A client may send ``{"type": "move", "move": "a1b2",
 "ply": 12}`` (the same service as the HTTP POST) or ``{"type": "refresh"}``; refusals come back as
-``{"type": "error", "error": code, "detail": message}``.
+``{"type": "error", "error": code, "detail": message}``. A logged-in player's socket also
+carries their notifications (``{"type": "notification", ...}``, ``{"type": "unread", ...}``, as
+``/ws/me/`` does, see ``notifications.consumers``), so a game's tab needs no second socket.
 """
 
 from channels.db import database_sync_to_async
@@ -11,6 +13,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.utils import timezone
 
 from abalone_site.errors import NotFound, ServiceError
+from abalone_site.live import user_group
 from abalone_site.parsers import MalformedJSON, loads
 from abalone_site.renderers import encode_json
 from games import services
@@ -26,12 +29,19 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             await self.close(code=4404)
             return
         await self.channel_layer.group_add(game_group(self.game_id), self.channel_name)
+        user = self.scope.get("user")
+        if user is not None and user.is_authenticated:
+            # The tab's one socket also carries the player's notifications (abalone_site.live).
+            self.user_group = user_group(user.pk)
+            await self.channel_layer.group_add(self.user_group, self.channel_name)
         await self.accept()
         await self.send_json({"type": "state", "state": state})
 
     async def disconnect(self, code):
         if hasattr(self, "game_id"):
             await self.channel_layer.group_discard(game_group(self.game_id), self.channel_name)
+        if hasattr(self, "user_group"):
+            await self.channel_layer.group_discard(self.user_group, self.channel_name)
 
     async def receive_json(self, content, **kwargs):
         kind = content.get("type") if isinstance(content, dict) else None
@@ -46,11 +56,11 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             )
 
     async def dispatch(self, message):
-        if message["type"] == "game.state":
+        if message["type"] in ("game.state", "user.event"):
             # Channels checks the database connections (a hop to a thread and back) before
             # every handler; this one uses no database, and runs for every socket on every
             # move: it was a twentieth of a web process's CPU with both players connected.
-            await self.game_state(message)
+            await self.game_state(message)  # a notification's text is forwarded the same way
         else:
             await super().dispatch(message)
 

@@ -2,25 +2,19 @@
 
 Each event carries the state with its version, but of the moves only the last (see
 ``socket_update``), encoded once as the socket message's text; a client that sees a gap
-refetches. The channel layer is Redis in production (every web process
-hears it) and in-memory in the embedded default (one process).
+refetches. Sent with ``abalone_site.live.send_group`` (Redis in production, in-memory in the
+embedded default).
 """
 
-import asyncio
-import logging
 import threading
 from collections import OrderedDict
 
-from asgiref.sync import async_to_sync
-from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.utils import timezone
 
+from abalone_site.live import send_group
 from abalone_site.renderers import encode_json
-from abalone_site.wsgi_over_asgi import server_loop
 from games.models import Game
 from games.selectors import game_state
-
-logger = logging.getLogger(__name__)
 
 # The last state published per game in this process: the request that caused an event answers
 # with the same document instead of building it a second time.
@@ -70,43 +64,6 @@ def socket_text(state: dict) -> str:
     return encode_json({"type": "state", "state": state}).decode()
 
 
-class _Sender:
-    """Sends events to a Redis channel layer from one background event loop, for changes made
-    outside a web request (Celery tasks, background jobs, WebSocket moves).
-
-    The code that made the change only builds the state and queues it; the fan-out through
-    Redis happens beside it, in order. (A web request hands its events to the server's own loop
-    instead, see ``publish_game``; the in-memory layer of the embedded default must be used from
-    the server's loop, so outside requests it keeps the blocking ``async_to_sync`` path.)
-    """
-
-    def __init__(self) -> None:
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._lock = threading.Lock()
-
-    def _running_loop(self) -> asyncio.AbstractEventLoop:
-        with self._lock:
-            if self._loop is None:
-                loop = asyncio.new_event_loop()
-                threading.Thread(target=loop.run_forever, name="sumito-events", daemon=True).start()
-                self._loop = loop
-            return self._loop
-
-    def send(self, layer, group: str, message: dict) -> None:
-        future = asyncio.run_coroutine_threadsafe(
-            layer.group_send(group, message), self._running_loop()
-        )
-        future.add_done_callback(_log_failure)
-
-
-def _log_failure(future) -> None:
-    if future.exception() is not None:  # a lost event is recovered by the client's refetch
-        logger.error("could not publish a game event: %s", future.exception())
-
-
-_sender = _Sender()
-
-
 def publish_game(
     game_id: int, *, game: Game | None = None, move_documents: list[dict] | None = None
 ) -> None:
@@ -115,9 +72,6 @@ def publish_game(
     ``game`` and ``move_documents``, when given, are the committed game (with its players) and
     its moves as the state shows them, saving the reads.
     """
-    layer = get_channel_layer()
-    if layer is None:
-        return
     if game is None:
         game = Game.objects.select_related("black", "white").filter(pk=game_id).first()
     if game is None:
@@ -127,17 +81,6 @@ def publish_game(
     # The socket message itself, encoded once here: each process with sockets on the game then
     # sends the same text to each of them (see GameConsumer.game_state), instead of encoding
     # the whole state again per socket. It carries only the last move (see socket_update).
-    message = {"type": "game.state", "text": socket_text(socket_update(state))}
-    loop = server_loop()
-    if loop is not None:  # in a web request: the server's own loop sends it, soon after
-        future = asyncio.run_coroutine_threadsafe(
-            layer.group_send(game_group(game_id), message), loop
-        )
-        future.add_done_callback(_log_failure)
-    elif isinstance(layer, InMemoryChannelLayer):
-        try:
-            async_to_sync(layer.group_send)(game_group(game_id), message)
-        except Exception:  # a lost event is recovered by the client's refetch
-            logger.exception("could not publish game %s", game_id)
-    else:
-        _sender.send(layer, game_group(game_id), message)
+    send_group(
+        game_group(game_id), {"type": "game.state", "text": socket_text(socket_update(state))}
+    )

@@ -10,6 +10,8 @@ class RatingsConfig(AppConfig):
 
     def ready(self) -> None:
         from games import hooks
+        from ratings.notify import GAME_FINISHED_NOTIFY_RANK, game_finished_notify
         from ratings.services import rating_apply_game
 
         hooks.on_game_finished(rating_apply_game, lock_rank=GAME_FINISHED_LOCK_RANK)
+        hooks.on_game_finished(game_finished_notify, lock_rank=GAME_FINISHED_NOTIFY_RANK)

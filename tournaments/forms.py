@@ -71,6 +71,15 @@ class TournamentForm(forms.Form):
     round_pause_seconds = forms.IntegerField(
         min_value=0, max_value=86400, initial=60, help_text="automatic start: pause between rounds"
     )
+    first_move_seconds = forms.IntegerField(
+        required=False,
+        min_value=10,
+        max_value=3600,
+        initial=180,
+        label="Time for the first move (seconds)",
+        help_text="server games: a first move not made this long after the players were "
+        "notified loses by forfeit",
+    )
     bye_points = forms.ChoiceField(
         choices=[("1", "1"), ("0.5", "½"), ("0", "0")], label="Points for a pairing-allocated bye"
     )
@@ -103,8 +112,9 @@ class TournamentForm(forms.Form):
         system's own, left to the service)."""
         data = {k: v for k, v in self.cleaned_data.items() if not k.startswith("tiebreak_")}
         data["base_seconds"] = round(data.pop("base_minutes") * 60)
-        if not data.get("pairing_rules"):
-            data.pop("pairing_rules", None)  # not sent: the default, or unchanged
+        for optional in ("pairing_rules", "first_move_seconds"):
+            if not data.get(optional):
+                data.pop(optional, None)  # not sent: the default, or unchanged
         if not data["tiebreaks"]:
             data["tiebreaks"] = default_tiebreaks(data["format"])
         return data

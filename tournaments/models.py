@@ -1,4 +1,5 @@
 from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.urls import reverse
 
@@ -78,6 +79,11 @@ class Tournament(models.Model):
         max_length=10, choices=RoundStart.choices, default=RoundStart.MANUAL
     )
     round_pause_seconds = models.PositiveIntegerField(default=60)
+    # A server game of the event is lost by forfeit when its first move is not made this long
+    # after the game started, which is when its players were notified (notifications).
+    first_move_seconds = models.PositiveIntegerField(
+        default=180, validators=[MinValueValidator(10), MaxValueValidator(3600)]
+    )
     # Scheduled round starts: ISO date-times, one per round (round_start = scheduled).
     schedule = models.JSONField(default=list, blank=True)
     tiebreaks = models.JSONField(default=list)

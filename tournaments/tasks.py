@@ -9,7 +9,7 @@ make it happen sooner.
 from celery import shared_task
 from django.utils import timezone
 
-from tournaments import services
+from tournaments import notify, services
 
 
 @shared_task(name="tournaments.tasks.advance_tournament", ignore_result=True)
@@ -32,3 +32,9 @@ def move_on() -> int:
     """Every few seconds (beat): start scheduled rounds, pair the next round of automatic
     tournaments after their pause, and ask again for pairings whose job never answered."""
     return services.tournaments_move_on(now=timezone.now())
+
+
+@shared_task(name="tournaments.tasks.remind_players", ignore_result=True, expires=50)
+def remind_players() -> int:
+    """Every minute (beat): remind the players of events about to start (once each)."""
+    return notify.remind_players(now=timezone.now())

@@ -20,6 +20,7 @@ from accounts.selectors import player_named
 from games.models import Challenge, Game
 from games.options import GameOptions, options_from_choices
 from games.services.lifecycle import game_create
+from notifications.services import notification_create
 
 
 def challenge_create(
@@ -37,14 +38,30 @@ def challenge_create(
         raise InvalidInput(f"colour must be one of {', '.join(Challenge.Colour.values)}.")
     if opponent is not None and opponent.pk == challenger.pk:
         raise Unprocessable("You cannot challenge yourself.", code="same_player")
-    return Challenge.objects.create(
-        challenger=challenger,
-        opponent=opponent,
-        colour=colour,
-        **options.fields(),
-        created_at=now,
-        expires_at=now + timedelta(seconds=settings.CHALLENGE_EXPIRY_SECONDS),
-    )
+    with transaction.atomic():
+        challenge = Challenge.objects.create(
+            challenger=challenger,
+            opponent=opponent,
+            colour=colour,
+            **options.fields(),
+            created_at=now,
+            expires_at=now + timedelta(seconds=settings.CHALLENGE_EXPIRY_SECONDS),
+        )
+        if opponent is not None:
+            notification_create(
+                user=opponent,
+                kind="challenge_received",
+                key=f"challenge_received:{challenge.pk}",
+                data={
+                    "challenge": challenge.pk,
+                    "from": challenger.username,
+                    "rated": challenge.rated,
+                    "clock": options.time_control.label(),
+                },
+                url="/play/",
+                now=now,
+            )
+    return challenge
 
 
 def challenge_create_from_choices(
@@ -104,6 +121,14 @@ def challenge_accept(*, challenge_id: int, user: User, now: datetime) -> Game:
         challenge.opponent = user
         challenge.game = game
         challenge.save(update_fields=["status", "opponent", "game"])
+        notification_create(
+            user=challenge.challenger,
+            kind="challenge_accepted",
+            key=f"challenge_accepted:{challenge.pk}",
+            data={"challenge": challenge.pk, "by": user.username, "game": game.pk},
+            url=f"/games/{game.pk}/",
+            now=now,
+        )
     return game
 
 
@@ -120,6 +145,15 @@ def _close_challenge(
         _require_open(challenge, now)
         challenge.status = status
         challenge.save(update_fields=["status"])
+        if status == Challenge.Status.DECLINED:
+            notification_create(
+                user=challenge.challenger,
+                kind="challenge_declined",
+                key=f"challenge_declined:{challenge.pk}",
+                data={"challenge": challenge.pk, "by": user.username},
+                url="/play/",
+                now=now,
+            )
     return challenge
 
 

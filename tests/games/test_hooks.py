@@ -5,10 +5,12 @@ from games import hooks
 
 def test_the_apps_register_the_tournament_before_the_ratings():
     # tournaments (lock rank 10) locks its tournament and round rows, ratings (20) the rating
-    # rows: the lock order of every service (docs/architecture.md).
+    # rows: the lock order of every service (docs/architecture.md). The players are notified
+    # last (30), when the rating change is known.
     assert hooks.registered() == [
         "tournaments.services.results.tournament_game_finished",
         "ratings.services.rating_apply_game",
+        "ratings.notify.game_finished_notify",
     ]
 
 

@@ -20,7 +20,7 @@ from abalone_site.jobs import enqueue
 from accounts.models import User
 from games import services as game_services
 from games.options import GameOptions
-from tournaments import draw
+from tournaments import draw, notify
 from tournaments.models import Board, Entrant, Round, Tournament
 from tournaments.pairing import PairingError, berger_rounds
 from tournaments.permissions import require_director
@@ -295,6 +295,7 @@ def _create_round(tournament: Tournament, number: int, now: datetime) -> Round:
     Board.objects.bulk_create(boards)
     tournament.current_round = number
     tournament.save(update_fields=["current_round"])
+    notify.round_paired(tournament, round_, now)
     round_finish_if_complete(tournament, round_, now)
     return round_
 
@@ -338,8 +339,10 @@ def _start_locked(tournament: Tournament, round_: Round, now: datetime) -> None:
                 now=now,
                 max_plies_result=tournament.max_plies_result,
                 forfeit_if_unplayed=True,
+                first_move_seconds=tournament.first_move_seconds,
             )
             board.save(update_fields=["game"])
+            notify.game_started(tournament, round_, board, now)
     round_.status = Round.Status.STARTED
     round_.started_at = now
     round_.save(update_fields=["status", "started_at"])

@@ -36,6 +36,7 @@ SETTINGS_FIELDS = (
     "max_players",
     "round_start",
     "round_pause_seconds",
+    "first_move_seconds",
     "tiebreaks",
     "bye_points",
     "schedule",
@@ -64,6 +65,8 @@ def _validate_settings(fields: dict) -> dict:
             )
         if len(set(fields["tiebreaks"])) != len(fields["tiebreaks"]):
             raise InvalidInput("A tie-break appears twice in the order.")
+    if "first_move_seconds" in fields and not 10 <= int(fields["first_move_seconds"]) <= 3600:
+        raise InvalidInput("The time for a first move is 10 to 3600 seconds.")
     if "bye_points" in fields:
         fields["bye_points"] = Decimal(str(fields["bye_points"]))
         if fields["bye_points"] not in (Decimal("0"), Decimal("0.5"), Decimal("1")):

@@ -1,0 +1,52 @@
+"""The player's socket on every page but a game's: ``/ws/me/``.
+
+On connect it sends ``{"type": "notifications", "unread": n, "latest": [...]}`` (the ten newest);
+then every new notification arrives as ``{"type": "notification", "notification": {...},
+"unread": n}`` and every change of the unread count as ``{"type": "unread", "unread": n}``. The
+game page's socket (``/ws/games/<id>/``) carries the same events, so a tab has one socket.
+An anonymous handshake is refused (HTTP 403).
+"""
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+
+from abalone_site.live import user_group
+from abalone_site.renderers import encode_json
+from notifications.selectors import notification_document, notifications_of, unread_count
+
+
+class UserConsumer(AsyncWebsocketConsumer):
+    async def connect(self):
+        user = self.scope.get("user")
+        if user is None or not user.is_authenticated:
+            await self.close(code=4401)
+            return
+        self.group = user_group(user.pk)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        await self.send(text_data=await database_sync_to_async(latest_text)(user.pk))
+
+    async def disconnect(self, code):
+        if hasattr(self, "group"):
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive(self, text_data=None, bytes_data=None, **kwargs):
+        # Nothing to ask but the latest again; reading is marked over HTTP.
+        user = self.scope["user"]
+        await self.send(text_data=await database_sync_to_async(latest_text)(user.pk))
+
+    async def dispatch(self, message):
+        if message["type"] == "user.event":  # no database: skip Channels' connection check
+            await self.user_event(message)
+        else:
+            await super().dispatch(message)
+
+    async def user_event(self, event):
+        await self.send(text_data=event["text"])  # encoded once by the publisher
+
+
+def latest_text(user_id: int) -> str:
+    """The message a socket gets on connect: the unread count and the ten newest."""
+    latest = [notification_document(n) for n in notifications_of(user_id)[:10]]
+    message = {"type": "notifications", "unread": unread_count(user_id), "latest": latest}
+    return encode_json(message).decode()

@@ -1,0 +1,78 @@
+"""A player's notifications and their e-mail choices.
+
+A notification is written in the transaction of the event it is about, once per event: ``key``
+names the event (``"round_paired:t12:r3"``) and is unique per player, so a second delivery of
+the same event (a Celery retry, a repeated hook) finds the first and notifies no one again.
+"""
+
+from django.conf import settings
+from django.db import models
+
+
+class Kind(models.TextChoices):
+    CHALLENGE_RECEIVED = "challenge_received", "Challenge received"
+    CHALLENGE_ACCEPTED = "challenge_accepted", "Challenge accepted"
+    CHALLENGE_DECLINED = "challenge_declined", "Challenge declined"
+    GAME_STARTED = "game_started", "Tournament game ready"
+    ROUND_PAIRED = "round_paired", "Round paired"
+    GAME_FINISHED = "game_finished", "Game finished"
+    TOURNAMENT_STARTING = "tournament_starting", "Tournament starting"
+    CLUB_JOIN_REQUEST = "club_join_request", "Request to join your club"
+    CLUB_JOIN_DECIDED = "club_join_decided", "Club membership decided"
+
+
+#: The kinds e-mailed unless the player chooses otherwise (issue 14: round paired, tournament
+#: starting, club decisions).
+DEFAULT_EMAIL_KINDS = [Kind.ROUND_PAIRED, Kind.TOURNAMENT_STARTING, Kind.CLUB_JOIN_DECIDED]
+
+
+class Notification(models.Model):
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"
+    )
+    kind = models.CharField(max_length=24, choices=Kind.choices)
+    key = models.CharField(max_length=120, help_text="the event, unique per player")
+    # What the text is made from (see notifications.texts) and the objects it is about.
+    data = models.JSONField(default=dict)
+    url = models.CharField(max_length=300, blank=True)
+    created = models.DateTimeField()
+    read_at = models.DateTimeField(null=True, blank=True)
+    # E-mail: wanted when created (the player's choice then), sent once (emailed_at set first).
+    email_wanted = models.BooleanField(default=False)
+    emailed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "key"], name="notification_once_per_event")
+        ]
+        indexes = [
+            models.Index(fields=["user", "-created", "-id"], name="notification_newest"),
+            models.Index(
+                fields=["created"],
+                name="notification_email_due",
+                condition=models.Q(
+                    email_wanted=True, emailed_at__isnull=True, read_at__isnull=True
+                ),
+            ),
+        ]
+        ordering = ["-created", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} {self.kind} {self.key}"
+
+    @property
+    def read(self) -> bool:
+        return self.read_at is not None
+
+
+class EmailChoice(models.Model):
+    """Which notifications a player wants by e-mail; no row: the defaults."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notification_email"
+    )
+    enabled = models.BooleanField(default=True, help_text="off: no e-mail at all")
+    kinds = models.JSONField(default=list)
+
+    def __str__(self) -> str:
+        return f"{self.user_id}: {'on' if self.enabled else 'off'} {self.kinds}"

@@ -1,0 +1,98 @@
+"""The player's socket, served by the site's ASGI application under uvicorn with the real
+channel layer (Redis in the production-shape run): notifications arrive live, on ``/ws/me/``
+and on a game page's own socket, only to their player."""
+
+import asyncio
+import json
+
+import pytest
+from channels.db import database_sync_to_async
+from django.db import transaction
+from django.test import Client
+from django.utils import timezone
+from websockets.asyncio.client import connect
+from websockets.exceptions import InvalidStatus
+
+from games import services as game_services
+from games.options import GameOptions
+from notifications.services import notification_create, notifications_mark_read
+from tests.browser.asgi_server import asgi_live_server  # noqa: F401 - a fixture
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def session_cookie(user) -> str:
+    client = Client()
+    client.force_login(user)
+    return f"sessionid={client.cookies['sessionid'].value}"
+
+
+def notify(user, key: str) -> None:
+    with transaction.atomic():
+        notification_create(
+            user=user,
+            kind="challenge_received",
+            key=key,
+            data={"from": "someone", "rated": False, "clock": "3+2"},
+            url="/play/",
+            now=timezone.now(),
+        )
+
+
+async def receive(socket) -> dict:
+    return json.loads(await asyncio.wait_for(socket.recv(), 5))
+
+
+def test_a_notification_reaches_its_players_open_sockets_and_no_one_else(
+    make_player,
+    asgi_live_server,  # noqa: F811 (the fixture above)
+):
+    alice, bob = make_player("alice"), make_player("bob")
+    game = game_services.game_create(
+        black=alice, white=bob, options=GameOptions(600, 0, 6, "belgian", False), now=timezone.now()
+    )
+    base = asgi_live_server.replace("http://", "ws://")
+    alice_cookie, bob_cookie = session_cookie(alice), session_cookie(bob)
+
+    async def run():
+        headers = {"Cookie": alice_cookie}
+        async with (
+            connect(f"{base}/ws/me/", origin=asgi_live_server, additional_headers=headers) as me,
+            connect(
+                f"{base}/ws/games/{game.pk}/", origin=asgi_live_server, additional_headers=headers
+            ) as game_socket,
+            connect(
+                f"{base}/ws/me/", origin=asgi_live_server, additional_headers={"Cookie": bob_cookie}
+            ) as bobs,
+        ):
+            hello = await receive(me)
+            assert (hello["type"], hello["unread"], hello["latest"]) == ("notifications", 0, [])
+            assert (await receive(game_socket))["type"] == "state"
+            await receive(bobs)
+            await database_sync_to_async(notify)(alice, "k1")
+            pushed = await receive(me)
+            on_game = await receive(game_socket)
+            assert pushed == on_game
+            assert pushed["type"] == "notification" and pushed["unread"] == 1
+            assert pushed["notification"]["text"] == (
+                "someone challenges you to a casual game (3+2)."
+            )
+            await database_sync_to_async(notifications_mark_read)(
+                user=alice, ids=None, now=timezone.now()
+            )
+            assert await receive(me) == {"type": "unread", "unread": 0}
+            with pytest.raises(asyncio.TimeoutError):  # bob heard nothing of alice's
+                await asyncio.wait_for(bobs.recv(), 0.5)
+
+    asyncio.run(run())
+
+
+def test_an_anonymous_socket_is_refused(asgi_live_server):  # noqa: F811
+    async def run():
+        url = asgi_live_server.replace("http://", "ws://") + "/ws/me/"
+        with pytest.raises(InvalidStatus) as refused:
+            async with connect(url, origin=asgi_live_server):
+                pass
+        return refused.value.response.status_code
+
+    assert asyncio.run(run()) == 403

@@ -1,0 +1,130 @@
+"""What a tournament tells its players (notifications): the round paired, the game ready,
+the event about to start. Called inside the transaction that made the change; each
+notification is keyed by its event, so doing it twice notifies once."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.urls import reverse
+
+from games.clock import TimeControl
+from notifications.services import notification_create
+from tournaments.models import Board, Entrant, Round, Tournament
+
+_COLOUR = {"black": "Black", "white": "White"}
+
+
+def _common(tournament: Tournament, round_: Round) -> dict:
+    return {
+        "tournament": tournament.name,
+        "tournament_slug": tournament.slug,
+        "round": round_.number,
+    }
+
+
+def round_paired(tournament: Tournament, round_: Round, now: datetime) -> None:
+    """Each paired player: their board, colour and opponent, or their bye."""
+    url = reverse("tournament-round", kwargs={"slug": tournament.slug, "number": round_.number})
+    boards = round_.boards.select_related("black__user", "white__user")
+    for board in boards:
+        sides = [(board.black, board.white, "Black")]
+        if board.white is not None:
+            sides.append((board.white, board.black, "White"))
+        for entrant, opponent, colour in sides:
+            if entrant.user_id is None:
+                continue
+            data = _common(tournament, round_) | {"board": board.number}
+            if opponent is None:
+                data["bye"] = Board.Bye(board.bye).label if board.bye else "bye"
+            else:
+                data |= {"opponent": _name(opponent), "colour": colour}
+            notification_create(
+                user=entrant.user,
+                kind="round_paired",
+                key=f"round_paired:{tournament.pk}:{round_.number}",
+                data=data,
+                url=url,
+                now=now,
+            )
+
+
+def game_started(tournament: Tournament, round_: Round, board: Board, now: datetime) -> None:
+    """Both players of a server game just created: opponent, colour, clock and the link. The
+    first-move time (the forfeit rule) counts from ``now``, when this is sent."""
+    game = board.game
+    clock = TimeControl(game.base_seconds, game.increment_seconds).label()
+    for entrant, opponent, colour in (
+        (board.black, board.white, "Black"),
+        (board.white, board.black, "White"),
+    ):
+        if entrant is None or entrant.user_id is None:
+            continue
+        notification_create(
+            user=entrant.user,
+            kind="game_started",
+            key=f"game_started:{game.pk}",
+            data=_common(tournament, round_)
+            | {
+                "game": game.pk,
+                "board": board.number,
+                "opponent": _name(opponent),
+                "colour": colour,
+                "clock": clock,
+                "first_move_seconds": game.first_move_seconds,
+            },
+            url=f"/games/{game.pk}/",
+            now=now,
+        )
+
+
+def remind_players(*, now: datetime) -> int:
+    """Remind the entrants of every tournament whose scheduled start (the first round's time)
+    is within ``TOURNAMENT_REMINDER_MINUTES``; how many reminders were written (a second run
+    writes none)."""
+    window = timedelta(minutes=settings.TOURNAMENT_REMINDER_MINUTES)
+    written = 0
+    upcoming = Tournament.objects.filter(
+        status=Tournament.Status.REGISTRATION, round_start=Tournament.RoundStart.SCHEDULED
+    ).exclude(schedule=[])
+    for tournament in upcoming:
+        starts = _first_start(tournament)
+        if starts is None or not now <= starts <= now + window:
+            continue
+        minutes = max(1, round((starts - now).total_seconds() / 60))
+        entrants = tournament.entrants.filter(status=Entrant.Status.ACTIVE).select_related("user")
+        for entrant in entrants:
+            if entrant.user_id is None:
+                continue
+            notification = notification_create(
+                user=entrant.user,
+                kind="tournament_starting",
+                key=f"tournament_starting:{tournament.pk}:{starts.isoformat()}",
+                data={
+                    "tournament": tournament.name,
+                    "tournament_slug": tournament.slug,
+                    "starts": starts.isoformat(),
+                    "minutes": minutes,
+                },
+                url=tournament.get_absolute_url(),
+                now=now,
+            )
+            written += notification.created == now
+    return written
+
+
+def _first_start(tournament: Tournament) -> datetime | None:
+    first = (tournament.schedule or [None])[0]
+    if not first:
+        return None
+    try:
+        return datetime.fromisoformat(first)
+    except (TypeError, ValueError):
+        return None
+
+
+def _name(entrant: Entrant | None) -> str:
+    if entrant is None:
+        return ""
+    return entrant.user.username if entrant.user_id else str(entrant)

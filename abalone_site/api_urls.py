@@ -88,6 +88,11 @@ urlpatterns = [
     path("games/", games_api.GameListView.as_view(), name="api-games"),
     path("games/<int:game_id>/", games_api.GameDetailView.as_view(), name="api-game"),
     path("games/<int:game_id>/moves/", games_api.GameMoveView.as_view(), name="api-game-moves"),
+    path(
+        "games/<int:game_id>/rematch/",
+        games_api.GameRematchView.as_view(),
+        name="api-game-rematch",
+    ),
 ]
 for _action in ("resign", "abort", "draw-offer", "draw-accept", "draw-decline", "claim-flag"):
     urlpatterns.append(

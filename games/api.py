@@ -168,6 +168,23 @@ class GameMoveView(APIView):
         return Response(state_after(game))
 
 
+class GameRematchView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        request=None,
+        responses={201: ChallengeSerializer},
+        description="Ask the other player of a finished game for a rematch (same settings, "
+        "colours swapped): a challenge to them. Asking again gives the open offer; when they "
+        "already offered one, this accepts it and `game` is the new game.",
+    )
+    def post(self, request, game_id: int):
+        challenge = services.challenge_rematch(
+            game_id=game_id, user=request.user, now=timezone.now()
+        )
+        return Response(ChallengeSerializer(challenge).data, status=status.HTTP_201_CREATED)
+
+
 class GameActionView(APIView):
     """resign, abort, draw offer/accept/decline, claim-flag: one service each."""
 

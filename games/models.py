@@ -63,6 +63,10 @@ class Challenge(TimeControlFields):
     game = models.OneToOneField(
         "Game", on_delete=models.SET_NULL, null=True, blank=True, related_name="challenge"
     )
+    # A rematch: the finished game it replays, colours swapped (games.services.challenge_rematch).
+    rematch_of = models.ForeignKey(
+        "Game", on_delete=models.SET_NULL, null=True, blank=True, related_name="rematches"
+    )
 
     class Meta:
         ordering = ["-created_at"]

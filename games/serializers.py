@@ -13,6 +13,9 @@ class ChallengeSerializer(serializers.ModelSerializer):
     game = serializers.PrimaryKeyRelatedField(
         read_only=True, allow_null=True, help_text="the game, once accepted"
     )
+    rematch_of = serializers.PrimaryKeyRelatedField(
+        read_only=True, allow_null=True, help_text="a rematch: the game it replays"
+    )
 
     class Meta:
         model = Challenge
@@ -31,6 +34,7 @@ class ChallengeSerializer(serializers.ModelSerializer):
             "created_at",
             "expires_at",
             "game",
+            "rematch_of",
         ]
         read_only_fields = fields
 

@@ -7,7 +7,7 @@
 - :mod:`.player_actions` -- ``game_resign``, ``game_abort``, ``game_draw_offer``,
   ``game_draw_answer``, ``game_claim_flag``;
 - :mod:`.challenges` -- ``challenge_create`` (and ``..._from_choices``), ``challenge_accept``,
-  ``challenge_decline``, ``challenge_cancel``, ``challenges_expire``.
+  ``challenge_decline``, ``challenge_cancel``, ``challenge_rematch``, ``challenges_expire``.
 
 One locked code path per game: every service takes ``SELECT ... FOR UPDATE`` on the game row
 (on SQLite the IMMEDIATE transaction serialises writers instead), re-reads the state and checks
@@ -25,6 +25,7 @@ from games.services.challenges import (
     challenge_create,
     challenge_create_from_choices,
     challenge_decline,
+    challenge_rematch,
     challenges_expire,
 )
 from games.services.lifecycle import (
@@ -49,6 +50,7 @@ __all__ = [
     "challenge_create",
     "challenge_create_from_choices",
     "challenge_decline",
+    "challenge_rematch",
     "challenges_expire",
     "game_abort",
     "game_adjudicate",

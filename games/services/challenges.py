@@ -177,6 +177,48 @@ def challenge_cancel(*, challenge_id: int, user: User, now: datetime) -> Challen
     )
 
 
+def challenge_rematch(*, game_id: int, user: User, now: datetime) -> Challenge:
+    """A rematch of the finished ``game_id``: the same settings, colours swapped, offered to
+    the other player as a challenge (notified like any). Asking again returns the open offer;
+    when the other player has already offered one, asking accepts theirs (the game starts)."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().filter(pk=game_id).first()
+        if game is None:
+            raise NotFound(f"There is no game {game_id}.")
+        if user.pk not in (game.black_id, game.white_id):
+            raise NotAllowed("Only the two players may ask for a rematch.")
+        if game.is_active:
+            raise Conflict("The game is still being played.", code="game_not_over")
+        if game.forfeit_if_unplayed:
+            raise Conflict(
+                "A tournament game has no rematch: the event pairs the next round.",
+                code="tournament_game",
+            )
+        opponent_id = game.white_id if user.pk == game.black_id else game.black_id
+        offers = Challenge.objects.select_for_update().filter(
+            rematch_of=game, status=Challenge.Status.OPEN, expires_at__gt=now
+        )
+        mine = offers.filter(challenger=user).first()
+        if mine is not None:
+            return mine
+        theirs = offers.filter(challenger_id=opponent_id).first()
+        if theirs is not None:
+            challenge_accept(challenge_id=theirs.pk, user=user, now=now)
+            theirs.refresh_from_db()
+            return theirs
+        colour = Challenge.Colour.WHITE if user.pk == game.black_id else Challenge.Colour.BLACK
+        challenge = challenge_create(
+            challenger=user,
+            opponent=User.objects.get(pk=opponent_id),
+            colour=colour,
+            options=GameOptions.of(game),
+            now=now,
+        )
+        challenge.rematch_of = game
+        challenge.save(update_fields=["rematch_of"])
+    return challenge
+
+
 def challenges_expire(*, now: datetime) -> int:
     return Challenge.objects.filter(status=Challenge.Status.OPEN, expires_at__lte=now).update(
         status=Challenge.Status.EXPIRED

@@ -7,12 +7,17 @@ game page's socket (``/ws/games/<id>/``) carries the same events, so a tab has o
 An anonymous handshake is refused (HTTP 403).
 """
 
+import time
+
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from abalone_site.live import user_group
 from abalone_site.renderers import encode_json
 from notifications.selectors import notification_document, notifications_of, unread_count
+
+#: The least time between two refreshes a client asks for.
+REFRESH_SECONDS = 2.0
 
 
 class UserConsumer(AsyncWebsocketConsumer):
@@ -31,7 +36,12 @@ class UserConsumer(AsyncWebsocketConsumer):
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def receive(self, text_data=None, bytes_data=None, **kwargs):
-        # Nothing to ask but the latest again; reading is marked over HTTP.
+        # Nothing to ask but the latest again (reading is marked over HTTP), at most once in
+        # REFRESH_SECONDS: a client cannot make the socket a database pump.
+        now = time.monotonic()
+        if now - getattr(self, "refreshed_at", -REFRESH_SECONDS) < REFRESH_SECONDS:
+            return
+        self.refreshed_at = now
         user = self.scope["user"]
         await self.send(text_data=await database_sync_to_async(latest_text)(user.pk))
 

@@ -107,10 +107,14 @@ def notifications_mark_read(*, user: User, ids: list[int] | None, now: datetime)
             )
         unread = unread.filter(pk__in=wanted)
     changed = unread.update(read_at=now)
-    if changed:
-        count = unread_count(user.pk)
-        transaction.on_commit(lambda: _push(user.pk, {"type": "unread", "unread": count}))
+    if changed:  # counted after the commit: two tabs marking at once both push the truth
+        transaction.on_commit(lambda: push_unread(user.pk))
     return changed
+
+
+def push_unread(user_id: int) -> None:
+    """Send the player's unread count to every tab they have open."""
+    _push(user_id, {"type": "unread", "unread": unread_count(user_id)})
 
 
 def email_choice_update(*, user: User, enabled: bool, kinds: list[str]) -> EmailChoice:

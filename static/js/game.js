@@ -651,6 +651,10 @@
         if (next) applyState(next, performance.now());
         else refresh(); // an event was missed: the page lacks a move
       } else if (message.type === "error") setStatus(message.detail || message.error, true);
+      // The player's notifications share the tab's one socket; notify.js draws them.
+      else if (["notification", "unread", "notifications"].includes(message.type)) {
+        if (window.SumitoNotify) window.SumitoNotify.receive(message);
+      }
     });
     socket.addEventListener("close", (event) => {
       socket = null;

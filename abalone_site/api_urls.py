@@ -88,6 +88,12 @@ urlpatterns = [
     path("games/", games_api.GameListView.as_view(), name="api-games"),
     path("games/<int:game_id>/", games_api.GameDetailView.as_view(), name="api-game"),
     path("games/<int:game_id>/moves/", games_api.GameMoveView.as_view(), name="api-game-moves"),
+    path("games/<int:game_id>/chat/", games_api.GameChatView.as_view(), name="api-game-chat"),
+    path(
+        "games/<int:game_id>/chat/mute/",
+        games_api.GameChatMuteView.as_view(),
+        name="api-game-chat-mute",
+    ),
     path(
         "games/<int:game_id>/rematch/",
         games_api.GameRematchView.as_view(),

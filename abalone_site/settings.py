@@ -295,6 +295,7 @@ THROTTLE_RATES = {
     "password-reset-address": "20/h",  # per client address, over every e-mail it asks for
     "token-failures": env.str("THROTTLE_TOKEN_FAILURES", default="30/10m"),  # per address
     "challenges": env.str("THROTTLE_CHALLENGES", default="30/10m"),  # per player
+    "chat": env.str("THROTTLE_CHAT", default="6/10s"),  # lines per player and game
 }
 # A password login is refused after this many failures, per account (from anywhere) and per
 # address (on any account), until the cool-off has passed or the owner resets the password.

@@ -14,6 +14,7 @@ from abalone_site.errors import NotFound, ServiceError
 from archive import selectors
 from archive.forms import ArchiveSearchForm, RecordImportForm
 from games import records
+from games import selectors as game_selectors
 from games.models import Game
 from tournaments import services as tournament_services
 from tournaments.models import Board
@@ -91,6 +92,13 @@ def archive_replay(request, game_id: int):
             "players": players,
             "replay": selectors.replay_data(game),
             "result_text": selectors.result_text(game),
+            # the players' chat is kept with the game and shown to the two of them only
+            "chat": (
+                game_selectors.chat_lines(game, "players")
+                if request.user.is_authenticated
+                and request.user.pk in (game.black_id, game.white_id)
+                else None
+            ),
         },
     )
 

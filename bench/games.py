@@ -582,8 +582,8 @@ async def watch_game(
                     key = (game_id, colour, message["state"]["version"])
                     stats.arrived.setdefault(key, arrived)
                     opened.set()
-                else:
-                    stats.socket_errors[f"{message.get('type')} {message.get('error')}"] += 1
+                elif message.get("type") == "error":
+                    stats.socket_errors[f"error {message.get('error')}"] += 1
     except asyncio.CancelledError:
         raise
     except Exception as error:  # noqa: BLE001 - counted and reported: the socket is the measure

@@ -1,24 +1,28 @@
-"""API for live games: challenges, game state, moves, resign, draws, abort, flag claims."""
+"""API for live games: challenges, game state, moves, resign, draws, abort, flag claims,
+rematch, chat."""
 
 from django.db.models import Q
 from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework import generics, permissions, status
+from rest_framework import generics, permissions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from abalone_site.errors import InvalidInput, NotFound
 from abalone_site.schema import choice_or_blank
+from abalone_site.serializers import StrictSerializer
 from abalone_site.throttle import throttle
 from games import selectors, services
-from games.models import Challenge, Game
+from games.models import Challenge, ChatMessage, Game
 from games.serializers import (
     ChallengeCreateSerializer,
     ChallengeSerializer,
     GameSummarySerializer,
     MoveSerializer,
 )
+from games.services import chat as chat_services
+from games.services.chat import CHAT_MAX_LENGTH
 
 GAME_STATUSES = ["started", "finished", "aborted"]
 
@@ -183,6 +187,87 @@ class GameRematchView(APIView):
             game_id=game_id, user=request.user, now=timezone.now()
         )
         return Response(ChallengeSerializer(challenge).data, status=status.HTTP_201_CREATED)
+
+
+class ChatPostSerializer(StrictSerializer):
+    room = serializers.ChoiceField(choices=ChatMessage.Room.values)
+    text = serializers.CharField(max_length=CHAT_MAX_LENGTH, trim_whitespace=False)
+
+
+class ChatMuteSerializer(StrictSerializer):
+    mute = serializers.BooleanField()
+
+
+class GameChatView(APIView):
+    """A game's chat: the players' room (the two players) or the spectators' room."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter(
+                "room",
+                choice_or_blank(ChatMessage.Room.values),
+                description=(
+                    "players (the two players only) or spectators; blank: players for a player, "
+                    "spectators for anyone else"
+                ),
+            ),
+        ],  # fmt: skip
+        responses=OpenApiTypes.OBJECT,
+        description="The room's last 200 lines, oldest first, and whether you muted your "
+        "opponent (players' room).",
+    )
+    def get(self, request, game_id: int):
+        game = Game.objects.filter(pk=game_id).first()
+        if game is None:
+            raise NotFound(f"There is no game {game_id}.")
+        player = request.user.pk in (game.black_id, game.white_id)
+        room = request.query_params.get("room") or ("players" if player else "spectators")
+        chat_services.require_room(game, request.user, room)
+        return Response(
+            {
+                "room": room,
+                "enabled": game.chat_enabled,
+                "muted": player and selectors.chat_muted(game, request.user),
+                "results": selectors.chat_lines(game, room),
+            }
+        )
+
+    @extend_schema(
+        request=ChatPostSerializer,
+        responses={201: OpenApiTypes.OBJECT},
+        description="Write a line (1-300 characters of plain text). Refused: not your room "
+        "(403), the directors turned chat off (403 `chat_off`), your opponent muted you (403 "
+        "`muted`), too often (429).",
+    )
+    def post(self, request, game_id: int):
+        serializer = ChatPostSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        throttle(request, "chat", f"user:{request.user.pk}:game:{game_id}", what="chat lines")
+        message = services.chat_post(
+            game_id=game_id, user=request.user, now=timezone.now(), **serializer.validated_data
+        )
+        return Response(
+            chat_services.chat_document(message, request.user), status=status.HTTP_201_CREATED
+        )
+
+
+class GameChatMuteView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        request=ChatMuteSerializer,
+        responses=OpenApiTypes.OBJECT,
+        description="A player mutes (or unmutes) their opponent in the players' room.",
+    )
+    def post(self, request, game_id: int):
+        serializer = ChatMuteSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        muted = services.chat_mute(
+            game_id=game_id, user=request.user, mute=serializer.validated_data["mute"]
+        )
+        return Response({"muted": muted})
 
 
 class GameActionView(APIView):

@@ -5,9 +5,12 @@ On connect the client gets the state; then every change to the game arrives as
 "ply": 12}`` (the same service as the HTTP POST) or ``{"type": "refresh"}``; refusals come back as
 ``{"type": "error", "error": code, "detail": message}``. A logged-in player's socket also
 carries their notifications (``{"type": "notification", ...}``, ``{"type": "unread", ...}``, as
-``/ws/me/`` does, see ``notifications.consumers``), so a game's tab needs no second socket.
+``/ws/me/`` does, see ``notifications.consumers``), so a game's tab needs no second socket,
+the game's chat (``{"type": "chat", ...}``, games.services.chat) and the spectator count
+(``{"type": "watchers", "count": n}``, games.watchers).
 """
 
+from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.utils import timezone
@@ -19,6 +22,8 @@ from abalone_site.renderers import encode_json
 from games import services
 from games.events import game_group
 from games.selectors import game_state
+from games.watchers import watchers_change, watchers_count, watchers_event
+from notifications.consumers import latest_text
 
 
 class GameConsumer(AsyncJsonWebsocketConsumer):
@@ -30,18 +35,36 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             return
         await self.channel_layer.group_add(game_group(self.game_id), self.channel_name)
         user = self.scope.get("user")
-        if user is not None and user.is_authenticated:
+        authenticated = user is not None and user.is_authenticated
+        if authenticated:
             # The tab's one socket also carries the player's notifications (abalone_site.live).
             self.user_group = user_group(user.pk)
             await self.channel_layer.group_add(self.user_group, self.channel_name)
         await self.accept()
         await self.send_json({"type": "state", "state": state})
+        if authenticated:  # the unread count and the latest, as /ws/me/ sends on connect
+            await self.send(text_data=await database_sync_to_async(latest_text)(user.pk))
+        players = {state["black"]["username"], state["white"]["username"]}
+        self.watching = not authenticated or user.username not in players
+        if self.watching:
+            await self._count_watchers(+1)
+        else:
+            count = await sync_to_async(watchers_count, thread_sensitive=False)(self.game_id)
+            await self.send_json({"type": "watchers", "game": self.game_id, "count": count})
 
     async def disconnect(self, code):
         if hasattr(self, "game_id"):
             await self.channel_layer.group_discard(game_group(self.game_id), self.channel_name)
         if hasattr(self, "user_group"):
             await self.channel_layer.group_discard(self.user_group, self.channel_name)
+        if getattr(self, "watching", False):
+            await self._count_watchers(-1)
+
+    async def _count_watchers(self, delta: int) -> None:
+        count = await sync_to_async(watchers_change, thread_sensitive=False)(self.game_id, delta)
+        if count is not None:
+            event = watchers_event(self.game_id, count)
+            await self.channel_layer.group_send(game_group(self.game_id), event)
 
     async def receive_json(self, content, **kwargs):
         kind = content.get("type") if isinstance(content, dict) else None

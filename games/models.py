@@ -109,6 +109,8 @@ class Game(TimeControlFields):
     # A first move not made in time loses by forfeit (a game of an event, whose board then
     # records a forfeit) instead of abandoning the game (rated) or aborting it (casual).
     forfeit_if_unplayed = models.BooleanField(default=False)
+    # Chat on the game's page (games.services.chat); a tournament's directors may turn it off.
+    chat_enabled = models.BooleanField(default=True)
 
     status = models.CharField(
         max_length=10, choices=Status.choices, default=Status.STARTED, db_index=True
@@ -214,3 +216,41 @@ class Move(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game_id}:{self.ply} {self.notation}"
+
+
+class ChatMessage(models.Model):
+    """A line of a game's chat: the players' room (the two players only, kept with the game and
+    shown to them in the replay) or the spectators' room."""
+
+    class Room(models.TextChoices):
+        PLAYERS = "players", "Players"
+        SPECTATORS = "spectators", "Spectators"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="chat_messages")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    room = models.CharField(max_length=10, choices=Room.choices)
+    text = models.CharField(max_length=300)
+    created = models.DateTimeField()
+
+    class Meta:
+        ordering = ["created", "id"]
+        indexes = [models.Index(fields=["game", "room", "created"], name="chat_by_game_room")]
+
+    def __str__(self) -> str:
+        return f"{self.game_id} {self.room} {self.user_id}: {self.text[:40]}"
+
+
+class ChatMute(models.Model):
+    """``user`` muted ``muted`` in ``game``'s players' room: ``muted`` may not write there."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    muted = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "user", "muted"], name="chat_mute_once")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game_id}: {self.user_id} muted {self.muted_id}"

@@ -8,7 +8,7 @@ from django.db.models import Q, QuerySet
 
 from accounts.models import User
 from games import engine
-from games.models import Challenge, Game, Move
+from games.models import Challenge, ChatMessage, ChatMute, Game, Move
 
 #: :attr:`Game.aborted_unplayed` as a query filter: games over before any move was played
 #: (first move not made in time, or aborted), which no player's win/draw/loss record counts.
@@ -161,3 +161,27 @@ def ongoing_games() -> QuerySet[Game]:
 
 def games_of(user: User) -> QuerySet[Game]:
     return Game.objects.filter(Q(black=user) | Q(white=user)).select_related("black", "white")
+
+
+def chat_lines(game: Game, room: str, *, limit: int = 200) -> list[dict]:
+    """The last ``limit`` lines of ``room`` of the game's chat, oldest first."""
+    lines = list(
+        ChatMessage.objects.filter(game=game, room=room)
+        .select_related("user")
+        .order_by("-created", "-id")[:limit]
+    )
+    return [
+        {
+            "id": line.pk,
+            "room": line.room,
+            "user": line.user.username,
+            "text": line.text,
+            "created": line.created.isoformat().replace("+00:00", "Z"),
+        }
+        for line in reversed(lines)
+    ]
+
+
+def chat_muted(game: Game, user: User) -> bool:
+    """Whether ``user`` (a player) has muted the other player in the game's chat."""
+    return ChatMute.objects.filter(game=game, user=user).exists()

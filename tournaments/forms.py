@@ -80,6 +80,12 @@ class TournamentForm(forms.Form):
         help_text="server games: a first move not made this long after the players were "
         "notified loses by forfeit",
     )
+    chat_enabled = forms.BooleanField(
+        required=False,
+        initial=True,
+        label="Chat in the event's games",
+        help_text="off: no chat on the pages of this event's server games",
+    )
     bye_points = forms.ChoiceField(
         choices=[("1", "1"), ("0.5", "½"), ("0", "0")], label="Points for a pairing-allocated bye"
     )

@@ -84,6 +84,9 @@ class Tournament(models.Model):
     first_move_seconds = models.PositiveIntegerField(
         default=180, validators=[MinValueValidator(10), MaxValueValidator(3600)]
     )
+    # Chat on the pages of the event's server games (games.services.chat); the directors may
+    # change it at any time, games in play included.
+    chat_enabled = models.BooleanField(default=True)
     # Scheduled round starts: ISO date-times, one per round (round_start = scheduled).
     schedule = models.JSONField(default=list, blank=True)
     tiebreaks = models.JSONField(default=list)

@@ -6,6 +6,7 @@
 - :mod:`.moves` -- ``game_move_apply``; its storage is :mod:`games.move_store`;
 - :mod:`.player_actions` -- ``game_resign``, ``game_abort``, ``game_draw_offer``,
   ``game_draw_answer``, ``game_claim_flag``;
+- :mod:`.chat` -- ``chat_post``, ``chat_mute`` (the players' and the spectators' rooms);
 - :mod:`.challenges` -- ``challenge_create`` (and ``..._from_choices``), ``challenge_accept``,
   ``challenge_decline``, ``challenge_cancel``, ``challenge_rematch``, ``challenges_expire``.
 
@@ -28,6 +29,7 @@ from games.services.challenges import (
     challenge_rematch,
     challenges_expire,
 )
+from games.services.chat import chat_mute, chat_post
 from games.services.lifecycle import (
     game_adjudicate,
     game_create,
@@ -46,6 +48,8 @@ from games.services.player_actions import (
 
 __all__ = [
     "challenge_accept",
+    "chat_mute",
+    "chat_post",
     "challenge_cancel",
     "challenge_create",
     "challenge_create_from_choices",

@@ -36,6 +36,7 @@ def game_create(
     first_move_seconds: int | None = None,
     max_plies_result: str = "draw",
     forfeit_if_unplayed: bool = False,
+    chat_enabled: bool = True,
 ) -> Game:
     """Create a started game; Black's first-move timer runs from ``now``.
 
@@ -59,6 +60,7 @@ def game_create(
         first_move_seconds=first_move_seconds,
         max_plies_result=max_plies_result,
         forfeit_if_unplayed=forfeit_if_unplayed,
+        chat_enabled=chat_enabled,
         black_ms=clock.black_ms,
         white_ms=clock.white_ms,
         turn_started_at=now,

@@ -15,6 +15,15 @@ from games.options import GameOptions
 from tests.browser.asgi_server import asgi_live_server  # noqa: F401 - a fixture
 
 
+async def next_message(socket) -> dict:
+    """The next state or error on the socket; the other events it carries (the spectator
+    count, chat, notifications) are not what these tests are about."""
+    while True:
+        message = json.loads(await asyncio.wait_for(socket.recv(), 5))
+        if message["type"] in ("state", "error"):
+            return message
+
+
 def play_first_legal_move(game_id: int, black, white) -> None:
     game = Game.objects.get(pk=game_id)
     player = black if game.side_to_move == "b" else white
@@ -43,14 +52,14 @@ def test_a_socket_gets_the_whole_state_then_each_change_with_the_moves_after(
     async def watch() -> list[dict]:
         url = asgi_live_server.replace("http://", "ws://") + f"/ws/games/{game.pk}/"
         async with connect(url, origin=asgi_live_server) as socket:
-            received = [json.loads(await asyncio.wait_for(socket.recv(), 5))]
+            received = [await next_message(socket)]
             for _ply in range(3):
                 await database_sync_to_async(play_first_legal_move)(game.pk, black, white)
-                received.append(json.loads(await asyncio.wait_for(socket.recv(), 5)))
+                received.append(await next_message(socket))
             await database_sync_to_async(services.game_draw_offer)(
                 game_id=game.pk, player=white, now=timezone.now()
             )
-            received.append(json.loads(await asyncio.wait_for(socket.recv(), 5)))
+            received.append(await next_message(socket))
         return received
 
     first, *updates = asyncio.run(watch())
@@ -91,7 +100,7 @@ def test_a_socket_opened_after_the_flag_fell_sees_the_game_adjudicated(
     async def first_state() -> dict:
         url = asgi_live_server.replace("http://", "ws://") + f"/ws/games/{game.pk}/"
         async with connect(url, origin=asgi_live_server) as socket:
-            return json.loads(await asyncio.wait_for(socket.recv(), 5))
+            return await next_message(socket)
 
     state = asyncio.run(first_state())["state"]
     assert (state["status"], state["termination"], state["result"]) == (
@@ -135,7 +144,7 @@ def test_a_socket_opened_while_the_channel_layer_is_down_is_refused_with_503(
 
     async def open_socket() -> dict:
         async with connect(url, origin=asgi_live_server) as socket:
-            return json.loads(await asyncio.wait_for(socket.recv(), 5))
+            return await next_message(socket)
 
     with pytest.raises(InvalidStatus) as refused:
         asyncio.run(open_socket())
@@ -161,13 +170,49 @@ def test_a_socket_message_nested_a_thousand_deep_is_refused_and_the_socket_stays
     async def talk() -> tuple[dict, dict]:
         url = asgi_live_server.replace("http://", "ws://") + f"/ws/games/{game.pk}/"
         async with connect(url, origin=asgi_live_server) as socket:
-            await asyncio.wait_for(socket.recv(), 5)  # the state on connect
+            await next_message(socket)  # the state on connect
             await socket.send("[" * 1000 + "]" * 1000)
-            refused = json.loads(await asyncio.wait_for(socket.recv(), 5))
+            refused = await next_message(socket)
             await socket.send(json.dumps({"type": "refresh"}))
-            return refused, json.loads(await asyncio.wait_for(socket.recv(), 5))
+            return refused, await next_message(socket)
 
     refused, refreshed = asyncio.run(talk())
     assert (refused["type"], refused["error"]) == ("error", "malformed")
     assert "deeper than" in refused["detail"]
     assert refreshed["type"] == "state" and refreshed["state"]["id"] == game.pk
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_players_see_how_many_spectators_watch(
+    make_player,
+    asgi_live_server,  # noqa: F811 (the fixture above)
+):
+    from django.test import Client
+
+    black, white = make_player("count_b"), make_player("count_w")
+    game = services.game_create(
+        black=black,
+        white=white,
+        options=GameOptions(600, 0, 6, "belgian", False),
+        now=timezone.now(),
+    )
+    client = Client()
+    client.force_login(black)
+    cookie = {"Cookie": f"sessionid={client.cookies['sessionid'].value}"}
+    url = asgi_live_server.replace("http://", "ws://") + f"/ws/games/{game.pk}/"
+
+    async def counts_seen_by_black() -> list[int]:
+        async def next_count(socket) -> int:
+            while True:
+                message = json.loads(await asyncio.wait_for(socket.recv(), 5))
+                if message["type"] == "watchers":
+                    return message["count"]
+
+        async with connect(url, origin=asgi_live_server, additional_headers=cookie) as mine:
+            seen = [await next_count(mine)]  # on connect: nobody watches
+            async with connect(url, origin=asgi_live_server), connect(url, origin=asgi_live_server):
+                seen += [await next_count(mine), await next_count(mine)]
+            seen += [await next_count(mine), await next_count(mine)]
+        return seen
+
+    assert asyncio.run(counts_seen_by_black()) == [0, 1, 2, 1, 0]

@@ -340,6 +340,7 @@ def _start_locked(tournament: Tournament, round_: Round, now: datetime) -> None:
                 max_plies_result=tournament.max_plies_result,
                 forfeit_if_unplayed=True,
                 first_move_seconds=tournament.first_move_seconds,
+                chat_enabled=tournament.chat_enabled,
             )
             board.save(update_fields=["game"])
             notify.game_started(tournament, round_, board, now)

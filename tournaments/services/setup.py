@@ -11,6 +11,7 @@ from django.utils.text import slugify
 from abalone_site.errors import Conflict, InvalidInput, NotFound, Unprocessable
 from accounts.models import User
 from clubs.models import Club
+from games.models import Game
 from games.options import GameOptions
 from tournaments.models import Arbiter, Tournament, default_tiebreaks
 from tournaments.permissions import require_club_admin, require_director
@@ -37,6 +38,7 @@ SETTINGS_FIELDS = (
     "round_start",
     "round_pause_seconds",
     "first_move_seconds",
+    "chat_enabled",
     "tiebreaks",
     "bye_points",
     "schedule",
@@ -162,6 +164,10 @@ def tournament_update(*, tournament: Tournament, actor: User, **fields) -> Tourn
         for key, value in fields.items():
             setattr(tournament, key, value)
         tournament.save(update_fields=list(fields) or None)
+        if "chat_enabled" in fields:  # the games in play follow at once
+            Game.objects.filter(
+                tournament_board__round__tournament=tournament, status=Game.Status.STARTED
+            ).update(chat_enabled=tournament.chat_enabled)
     return tournament
 
 

@@ -1,0 +1,127 @@
+"""A game's chat: the players' room and the spectators' room.
+
+- The players' room: the two players only, during and after the game; kept with the game and
+  shown to the two of them in the replay. A player may mute the other (``chat_mute``): the
+  muted player can no longer write there (403 ``muted``).
+- The spectators' room: any logged-in player but the two (their opponent's watchers must not
+  coach them), while the game is played and after.
+- A tournament's directors may turn chat off for their event's games (403 ``chat_off``).
+
+A line is 1 to 300 characters of plain text (control characters dropped); pages show it as text,
+so a link is never clickable. How often a player may write is throttled by the API and the
+socket (``THROTTLE_RATES["chat"]``). A line reaches the open pages after the commit: the
+players' room through each player's own group (their tabs), the spectators' room through the
+game's group.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from datetime import datetime
+
+from django.db import IntegrityError, transaction
+
+from abalone_site.errors import Conflict, InvalidInput, NotAllowed, NotFound
+from abalone_site.live import send_group, user_group
+from abalone_site.renderers import encode_json
+from accounts.models import User
+from games.events import game_group
+from games.models import ChatMessage, ChatMute, Game
+
+CHAT_MAX_LENGTH = 300
+ROOMS = ChatMessage.Room.values
+
+
+def _game(game_id: int) -> Game:
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        raise NotFound(f"There is no game {game_id}.")
+    return game
+
+
+def _clean(text: str) -> str:
+    kept = "".join(
+        " " if ch in "\t\n\r" else ch
+        for ch in str(text)
+        if ch in "\t\n\r" or unicodedata.category(ch)[0] != "C"
+    )
+    kept = " ".join(kept.split())
+    if not kept:
+        raise InvalidInput("A chat message needs some text.", code="empty_message")
+    if len(kept) > CHAT_MAX_LENGTH:
+        raise InvalidInput(
+            f"A chat message has at most {CHAT_MAX_LENGTH} characters ({len(kept)} sent).",
+            code="message_too_long",
+        )
+    return kept
+
+
+def require_room(game: Game, user: User, room: str) -> None:
+    """Refuse ``user`` reading or writing ``room`` of ``game`` (NotAllowed)."""
+    if room not in ROOMS:
+        raise InvalidInput(f"room must be one of {', '.join(ROOMS)}.", code="bad_room")
+    player = user.pk in (game.black_id, game.white_id)
+    if room == ChatMessage.Room.PLAYERS and not player:
+        raise NotAllowed("Only the two players read and write the players' chat.")
+    if room == ChatMessage.Room.SPECTATORS and player and game.is_active:
+        raise NotAllowed(
+            "Players do not use the spectators' chat during their game.", code="players_room"
+        )
+
+
+def chat_post(*, game_id: int, user: User, room: str, text: str, now: datetime) -> ChatMessage:
+    """Write ``text`` in ``room`` of the game; refusals change nothing."""
+    game = _game(game_id)
+    require_room(game, user, room)
+    if not game.chat_enabled:
+        raise NotAllowed("The directors turned chat off for this event.", code="chat_off")
+    text = _clean(text)
+    if room == ChatMessage.Room.PLAYERS:
+        other = game.white_id if user.pk == game.black_id else game.black_id
+        if ChatMute.objects.filter(game=game, user_id=other, muted=user).exists():
+            raise NotAllowed("Your opponent muted the chat with you.", code="muted")
+    with transaction.atomic():
+        message = ChatMessage.objects.create(
+            game=game, user=user, room=room, text=text, created=now
+        )
+        document = chat_document(message, user)
+        transaction.on_commit(lambda: _publish(game, room, document))
+    return message
+
+
+def chat_mute(*, game_id: int, user: User, mute: bool) -> bool:
+    """``user`` (a player) mutes or unmutes the other player in the game's players' room."""
+    game = _game(game_id)
+    if user.pk not in (game.black_id, game.white_id):
+        raise NotAllowed("Only a player of the game mutes their opponent.")
+    other = game.white_id if user.pk == game.black_id else game.black_id
+    if mute:
+        try:
+            with transaction.atomic():
+                ChatMute.objects.get_or_create(game=game, user=user, muted_id=other)
+        except IntegrityError as error:  # muted twice at once: muted
+            if not ChatMute.objects.filter(game=game, user=user, muted_id=other).exists():
+                raise Conflict("Try again.") from error
+    else:
+        ChatMute.objects.filter(game=game, user=user, muted_id=other).delete()
+    return mute
+
+
+def chat_document(message: ChatMessage, author: User) -> dict:
+    return {
+        "id": message.pk,
+        "room": message.room,
+        "user": author.username,
+        "text": message.text,
+        "created": message.created.isoformat().replace("+00:00", "Z"),
+    }
+
+
+def _publish(game: Game, room: str, document: dict) -> None:
+    text = encode_json({"type": "chat", "game": game.pk, "message": document}).decode()
+    event = {"type": "user.event", "text": text}
+    if room == ChatMessage.Room.PLAYERS:
+        for player_id in (game.black_id, game.white_id):
+            send_group(user_group(player_id), event)
+    else:
+        send_group(game_group(game.pk), event)

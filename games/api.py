@@ -176,6 +176,17 @@ class GameRematchView(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
     @extend_schema(
+        responses=OpenApiTypes.OBJECT,
+        description="The open rematch offer of this game, from you or to you "
+        '(`{"offer": challenge or null}`).',
+    )
+    def get(self, request, game_id: int):
+        if not Game.objects.filter(pk=game_id).exists():
+            raise NotFound(f"There is no game {game_id}.")
+        offer = selectors.rematch_offer(game_id, request.user, now=timezone.now())
+        return Response({"offer": ChallengeSerializer(offer).data if offer else None})
+
+    @extend_schema(
         request=None,
         responses={201: ChallengeSerializer},
         description="Ask the other player of a finished game for a rematch (same settings, "

@@ -185,3 +185,15 @@ def chat_lines(game: Game, room: str, *, limit: int = 200) -> list[dict]:
 def chat_muted(game: Game, user: User) -> bool:
     """Whether ``user`` (a player) has muted the other player in the game's chat."""
     return ChatMute.objects.filter(game=game, user=user).exists()
+
+
+def rematch_offer(game_id: int, user: User, *, now: datetime) -> Challenge | None:
+    """The open rematch offer of the game that ``user`` made or received, if any."""
+    return (
+        Challenge.objects.filter(
+            rematch_of_id=game_id, status=Challenge.Status.OPEN, expires_at__gt=now
+        )
+        .filter(Q(challenger=user) | Q(opponent=user))
+        .select_related("challenger", "opponent")
+        .first()
+    )

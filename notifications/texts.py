@@ -10,6 +10,8 @@ Data = Mapping[str, object]
 
 def _challenge_received(d: Data) -> str:
     rated = "rated" if d.get("rated") else "casual"
+    if d.get("rematch_of"):
+        return f"{d.get('from')} offers a rematch ({rated}, {d.get('clock')})."
     return f"{d.get('from')} challenges you to a {rated} game ({d.get('clock')})."
 
 

@@ -30,9 +30,10 @@ def challenge_create(
     colour: str,
     options: GameOptions,
     now: datetime,
+    rematch_of: Game | None = None,
 ) -> Challenge:
     """A challenge to ``opponent``, or an open seek when None; it expires after
-    ``CHALLENGE_EXPIRY_SECONDS``."""
+    ``CHALLENGE_EXPIRY_SECONDS``. ``rematch_of``: the finished game it replays."""
     options.validated()
     if colour not in Challenge.Colour.values:
         raise InvalidInput(f"colour must be one of {', '.join(Challenge.Colour.values)}.")
@@ -46,6 +47,7 @@ def challenge_create(
             **options.fields(),
             created_at=now,
             expires_at=now + timedelta(seconds=settings.CHALLENGE_EXPIRY_SECONDS),
+            rematch_of=rematch_of,
         )
         if opponent is not None:
             notification_create(
@@ -57,8 +59,9 @@ def challenge_create(
                     "from": challenger.username,
                     "rated": challenge.rated,
                     "clock": options.time_control.label(),
+                    "rematch_of": rematch_of.pk if rematch_of is not None else None,
                 },
-                url="/play/",
+                url=f"/games/{rematch_of.pk}/" if rematch_of is not None else "/play/",
                 now=now,
             )
     return challenge
@@ -213,9 +216,8 @@ def challenge_rematch(*, game_id: int, user: User, now: datetime) -> Challenge:
             colour=colour,
             options=GameOptions.of(game),
             now=now,
+            rematch_of=game,
         )
-        challenge.rematch_of = game
-        challenge.save(update_fields=["rematch_of"])
     return challenge
 
 

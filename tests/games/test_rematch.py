@@ -68,3 +68,15 @@ def test_refusals_change_nothing(make_player, api):
     response = api(alice).post(f"/api/v1/games/{over.pk}/rematch/")
     assert (response.status_code, response.json()["error"]) == (409, "tournament_game")
     assert Challenge.objects.count() == 0
+
+
+def test_the_open_offer_is_read_by_both_players_and_nobody_else(make_player, api):
+    alice, bob, carol = make_player("alice"), make_player("bob"), make_player("carol")
+    game = finished_game(alice, bob)
+    assert api(bob).get(f"/api/v1/games/{game.pk}/rematch/").json() == {"offer": None}
+    offer = services.challenge_rematch(game_id=game.pk, user=alice, now=timezone.now())
+    for user in (alice, bob):
+        seen = api(user).get(f"/api/v1/games/{game.pk}/rematch/").json()["offer"]
+        assert seen["id"] == offer.pk and seen["challenger"]["username"] == "alice"
+    assert api(carol).get(f"/api/v1/games/{game.pk}/rematch/").json() == {"offer": None}
+    assert api(bob).get("/api/v1/games/99999/rematch/").status_code == 404

@@ -90,6 +90,11 @@ urlpatterns = [
     path("games/<int:game_id>/moves/", games_api.GameMoveView.as_view(), name="api-game-moves"),
     path("games/<int:game_id>/chat/", games_api.GameChatView.as_view(), name="api-game-chat"),
     path(
+        "games/<int:game_id>/premoves/",
+        games_api.GamePremoveView.as_view(),
+        name="api-game-premoves",
+    ),
+    path(
         "games/<int:game_id>/chat/mute/",
         games_api.GameChatMuteView.as_view(),
         name="api-game-chat-mute",

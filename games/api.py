@@ -172,6 +172,25 @@ class GameMoveView(APIView):
         return Response(state_after(game))
 
 
+class GamePremoveView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        responses=OpenApiTypes.OBJECT,
+        description="Your moves in the current position as if it were your turn (`version`: "
+        "the ply they are for): the page queues one as a premove on your opponent's turn and "
+        "sends it, with the new ply, once it is yours; the server checks it then like any "
+        "move. Empty when the game is over or it is not your game.",
+    )
+    def get(self, request, game_id: int):
+        game = Game.objects.filter(pk=game_id).first()
+        if game is None:
+            raise NotFound(f"There is no game {game_id}.")
+        return Response(
+            {"version": game.ply, "moves": selectors.premove_candidates(game, request.user)}
+        )
+
+
 class GameRematchView(APIView):
     permission_classes = [permissions.IsAuthenticated]
 

@@ -197,3 +197,16 @@ def rematch_offer(game_id: int, user: User, *, now: datetime) -> Challenge | Non
         .select_related("challenger", "opponent")
         .first()
     )
+
+
+def premove_candidates(game: Game, user: User) -> list[dict]:
+    """The moves ``user`` could play if it were their turn in the current position: what the
+    page offers for a premove (queued on the opponent's turn, sent once it is theirs; the server
+    then checks it against the new position like any move). Empty when ``user`` is not a
+    player of the game in play."""
+    colour = game.colour_of(user)
+    if colour is None or not game.is_active:
+        return []
+    position = engine.Position.from_string(game.position)
+    mine = engine.Position(colour, position.black_bits, position.white_bits)
+    return legal_move_list(mine)

@@ -80,3 +80,21 @@ def test_the_open_offer_is_read_by_both_players_and_nobody_else(make_player, api
         assert seen["id"] == offer.pk and seen["challenger"]["username"] == "alice"
     assert api(carol).get(f"/api/v1/games/{game.pk}/rematch/").json() == {"offer": None}
     assert api(bob).get("/api/v1/games/99999/rematch/").status_code == 404
+
+
+def test_premove_candidates_are_my_moves_in_the_current_position(make_player, api):
+    from games import engine
+
+    alice, bob, carol = make_player("alice"), make_player("bob"), make_player("carol")
+    game = services.game_create(
+        black=alice, white=bob, options=GameOptions(300, 0, 6, "belgian", False), now=timezone.now()
+    )
+    # Black to move: White's candidates are White's legal moves as if White were to move
+    body = api(bob).get(f"/api/v1/games/{game.pk}/premoves/").json()
+    position = engine.Position.from_string(game.position)
+    as_white = engine.Position("w", position.black_bits, position.white_bits)
+    expected = sorted(m.notation for m in engine.legal_moves(as_white))
+    assert body["version"] == 0 and sorted(m["notation"] for m in body["moves"]) == expected
+    assert api(carol).get(f"/api/v1/games/{game.pk}/premoves/").json()["moves"] == []
+    services.game_abort(game_id=game.pk, player=alice, now=timezone.now())
+    assert api(bob).get(f"/api/v1/games/{game.pk}/premoves/").json()["moves"] == []

@@ -6,12 +6,14 @@ in production (every web process hears it) and in-memory in the embedded default
 Sending is best effort: the database is the truth, and a socket that misses an event refetches.
 
 Groups: ``user_group(user_id)`` reaches every tab a player has open (each tab's one socket, the
-game socket on a game page and ``/ws/me/`` elsewhere, joins it).
+game socket on a game page and ``/ws/me/`` elsewhere, joins it); ``SITE_GROUP`` every home page
+(``/ws/me/?topics=site``, anonymous visitors included).
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import threading
 
@@ -25,6 +27,16 @@ logger = logging.getLogger(__name__)
 
 def user_group(user_id: int) -> str:
     return f"user-{user_id}"
+
+
+#: The home pages' group: told when a game starts, gets its first move or ends (the live list).
+SITE_GROUP = "site"
+
+
+def site_changed(what: str) -> None:
+    """Tell the open home pages that the site's live lists changed (``what``: why)."""
+    text = json.dumps({"type": "site", "what": what})
+    send_group(SITE_GROUP, {"type": "user.event", "text": text})
 
 
 class _Sender:

@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from .models import Challenge, Game, Move
+from .models import Challenge, ChatMessage, ChatMute, Game, Move
 
 
 class MoveInline(admin.TabularInline):
@@ -41,3 +41,16 @@ class ChallengeAdmin(admin.ModelAdmin):
 class MoveAdmin(admin.ModelAdmin):
     list_display = ("game", "ply", "notation", "played_at", "clock_ms")
     raw_id_fields = ("game",)
+
+
+@admin.register(ChatMessage)
+class ChatMessageAdmin(admin.ModelAdmin):
+    list_display = ("game", "room", "user", "text", "created")
+    list_filter = ("room",)
+    raw_id_fields = ("game", "user")
+
+
+@admin.register(ChatMute)
+class ChatMuteAdmin(admin.ModelAdmin):
+    list_display = ("game", "user", "muted")
+    raw_id_fields = ("game", "user", "muted")

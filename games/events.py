@@ -11,7 +11,7 @@ from collections import OrderedDict
 
 from django.utils import timezone
 
-from abalone_site.live import send_group
+from abalone_site.live import send_group, site_changed, user_group
 from abalone_site.renderers import encode_json
 from games.models import Game
 from games.selectors import game_state
@@ -84,3 +84,9 @@ def publish_game(
     send_group(
         game_group(game_id), {"type": "game.state", "text": socket_text(socket_update(state))}
     )
+    if not game.is_active or game.ply <= 1:  # started, first move, ended: the live list
+        site_changed("games")
+    if game.is_active:  # the player to move hears it on any page (the home page's "your move")
+        to_move = game.black_id if game.side_to_move == "b" else game.white_id
+        turn = {"type": "turn", "game": game_id, "version": game.ply}
+        send_group(user_group(to_move), {"type": "user.event", "text": encode_json(turn).decode()})

@@ -4,15 +4,18 @@ On connect it sends ``{"type": "notifications", "unread": n, "latest": [...]}`` 
 then every new notification arrives as ``{"type": "notification", "notification": {...},
 "unread": n}`` and every change of the unread count as ``{"type": "unread", "unread": n}``. The
 game page's socket (``/ws/games/<id>/``) carries the same events, so a tab has one socket.
-An anonymous handshake is refused (HTTP 403).
+With ``?topics=site`` (the home page) it also joins the site's group: ``{"type": "site"}`` when a
+game starts, gets its first move or ends, for anonymous visitors too; without it, an anonymous
+handshake is refused (HTTP 403).
 """
 
 import time
+from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-from abalone_site.live import user_group
+from abalone_site.live import SITE_GROUP, user_group
 from abalone_site.renderers import encode_json
 from notifications.selectors import notification_document, notifications_of, unread_count
 
@@ -23,17 +26,23 @@ REFRESH_SECONDS = 2.0
 class UserConsumer(AsyncWebsocketConsumer):
     async def connect(self):
         user = self.scope.get("user")
-        if user is None or not user.is_authenticated:
+        authenticated = user is not None and user.is_authenticated
+        topics = parse_qs(self.scope.get("query_string", b"").decode("latin1")).get("topics", [])
+        self.groups_joined = [SITE_GROUP] if "site" in ",".join(topics).split(",") else []
+        if authenticated:
+            self.groups_joined.append(user_group(user.pk))
+        if not self.groups_joined:
             await self.close(code=4401)
             return
-        self.group = user_group(user.pk)
-        await self.channel_layer.group_add(self.group, self.channel_name)
+        for group in self.groups_joined:
+            await self.channel_layer.group_add(group, self.channel_name)
         await self.accept()
-        await self.send(text_data=await database_sync_to_async(latest_text)(user.pk))
+        if authenticated:
+            await self.send(text_data=await database_sync_to_async(latest_text)(user.pk))
 
     async def disconnect(self, code):
-        if hasattr(self, "group"):
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+        for group in getattr(self, "groups_joined", ()):
+            await self.channel_layer.group_discard(group, self.channel_name)
 
     async def receive(self, text_data=None, bytes_data=None, **kwargs):
         # Nothing to ask but the latest again (reading is marked over HTTP), at most once in
@@ -43,6 +52,8 @@ class UserConsumer(AsyncWebsocketConsumer):
             return
         self.refreshed_at = now
         user = self.scope["user"]
+        if not user.is_authenticated:
+            return
         await self.send(text_data=await database_sync_to_async(latest_text)(user.pk))
 
     async def dispatch(self, message):

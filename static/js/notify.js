@@ -268,6 +268,8 @@
 
   function receive(message) {
     if (!message || typeof message !== "object") return;
+    // Other scripts of the page (the home page) hear every event of the socket too.
+    document.dispatchEvent(new CustomEvent("sumito:live", { detail: message }));
     if (message.type === "notifications") {
       const latest = Array.isArray(message.latest) ? message.latest.filter(isDocument) : [];
       remember(latest);
@@ -423,7 +425,9 @@
     const scheme = window.location.protocol === "https:" ? "wss://" : "ws://";
     let socket;
     try {
-      socket = new WebSocket(scheme + window.location.host + "/ws/me/");
+      // The home page also hears the site's events (games starting and ending) on this socket.
+      const topics = document.getElementById("home-live") ? "?topics=site" : "";
+      socket = new WebSocket(scheme + window.location.host + "/ws/me/" + topics);
     } catch (refused) {
       return;
     }

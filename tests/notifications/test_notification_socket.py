@@ -98,3 +98,41 @@ def test_an_anonymous_socket_is_refused(asgi_live_server):  # noqa: F811
         return refused.value.response.status_code
 
     assert asyncio.run(run()) == 403
+
+
+def test_the_home_pages_hear_games_start_and_the_player_to_move_hears_their_turn(
+    make_player,
+    asgi_live_server,  # noqa: F811 (the fixture above)
+):
+    from tests.games.test_game_sockets import play_first_legal_move
+
+    alice, bob = make_player("alice"), make_player("bob")
+    base = asgi_live_server.replace("http://", "ws://")
+    bob_cookie = session_cookie(bob)
+
+    def start() -> int:
+        return game_services.game_create(
+            black=alice, white=bob, options=GameOptions(600, 0, 6, "belgian", False),
+            now=timezone.now(),
+        ).pk  # fmt: skip
+
+    async def run():
+        async with (
+            connect(f"{base}/ws/me/?topics=site", origin=asgi_live_server) as visitor,
+            connect(
+                f"{base}/ws/me/?topics=site",
+                origin=asgi_live_server,
+                additional_headers={"Cookie": bob_cookie},
+            ) as bobs,
+        ):
+            await receive(bobs)  # the snapshot
+            game_id = await database_sync_to_async(start)()
+            assert await receive(visitor) == {"type": "site", "what": "games"}
+            seen = [await receive(bobs)]
+            await database_sync_to_async(play_first_legal_move)(game_id, alice, bob)
+            seen += [await receive(bobs), await receive(bobs)]
+            return game_id, seen
+
+    game_id, seen = asyncio.run(run())
+    assert {"type": "site", "what": "games"} in seen
+    assert {"type": "turn", "game": game_id, "version": 1} in seen  # White (bob) to move

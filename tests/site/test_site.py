@@ -79,7 +79,8 @@ def test_admin_registers_every_model():
     ours = [
         m
         for m in apps.get_models()
-        if m._meta.app_label in {"accounts", "clubs", "games", "tournaments", "ratings", "archive"}
+        if m._meta.app_label
+        in {"accounts", "clubs", "games", "tournaments", "ratings", "archive", "notifications"}
     ]
     assert ours
     missing = [m.__name__ for m in ours if not admin.site.is_registered(m)]

@@ -123,7 +123,8 @@ def my_next_rounds(user: User) -> list[NextRound]:
         else:
             other = board.white if board.black_id == entry.pk else board.black
             colour = "Black" if board.black_id == entry.pk else "White"
-            text = f"round {board.round.number}, board {board.number}: {colour} against {other}"
+            name = other.user.username if other.user_id else str(other)
+            text = f"round {board.round.number}, board {board.number}: {colour} against {name}"
         found.append(NextRound(tournament, board, text))
     return found
 

@@ -11,7 +11,7 @@ from rest_framework.views import APIView
 
 from abalone_site.errors import InvalidInput, NotFound
 from abalone_site.schema import choice_or_blank
-from abalone_site.serializers import StrictSerializer
+from abalone_site.serializers import StrictSerializer, TextField
 from abalone_site.throttle import throttle
 from games import selectors, services
 from games.models import Challenge, ChatMessage, Game
@@ -221,7 +221,7 @@ class GameRematchView(APIView):
 
 class ChatPostSerializer(StrictSerializer):
     room = serializers.ChoiceField(choices=ChatMessage.Room.values)
-    text = serializers.CharField(max_length=CHAT_MAX_LENGTH, trim_whitespace=False)
+    text = TextField(min_length=1, max_length=CHAT_MAX_LENGTH)
 
 
 class ChatMuteSerializer(StrictSerializer):

@@ -7,7 +7,8 @@
   coach them), while the game is played and after.
 - A tournament's directors may turn chat off for their event's games (403 ``chat_off``).
 
-A line is 1 to 300 characters of plain text (control characters dropped); pages show it as text,
+A line is 1 to 300 characters of plain text on one line (runs of spaces and line breaks become
+one space); pages show it as text,
 so a link is never clickable. How often a player may write is throttled by the API and the
 socket (``THROTTLE_RATES["chat"]``). A line reaches the open pages after the commit: the
 players' room through each player's own group (their tabs), the spectators' room through the
@@ -16,7 +17,6 @@ game's group.
 
 from __future__ import annotations
 
-import unicodedata
 from datetime import datetime
 
 from django.db import IntegrityError, transaction
@@ -40,12 +40,7 @@ def _game(game_id: int) -> Game:
 
 
 def _clean(text: str) -> str:
-    kept = "".join(
-        " " if ch in "\t\n\r" else ch
-        for ch in str(text)
-        if ch in "\t\n\r" or unicodedata.category(ch)[0] != "C"
-    )
-    kept = " ".join(kept.split())
+    kept = " ".join(str(text).replace("\x00", "").split())  # one line, single spaces
     if not kept:
         raise InvalidInput("A chat message needs some text.", code="empty_message")
     if len(kept) > CHAT_MAX_LENGTH:

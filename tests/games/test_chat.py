@@ -47,7 +47,7 @@ def test_refusals_change_nothing(game, make_player, api):
     cases = [
         (watcher, "players", "psst", 403, "permission_denied"),
         (game.black, "spectators", "hello watchers", 403, "players_room"),
-        (game.black, "players", "   ", 400, "empty_message"),
+        (game.black, "players", "   ", 400, "invalid"),
         (game.black, "players", "x" * 301, 400, "invalid"),
         (game.black, "lobby", "hi", 400, "invalid"),
     ]
@@ -131,4 +131,11 @@ def test_a_directors_switch_reaches_the_games_in_play(make_player):
     with pytest.raises(Exception, match="turned chat off"):
         services.chat_post(
             game_id=game.pk, user=game.black, room="players", text="hi", now=timezone.now()
+        )
+
+
+def test_a_service_caller_gets_a_clear_error_for_an_empty_line(game):
+    with pytest.raises(Exception, match="needs some text"):
+        services.chat_post(
+            game_id=game.pk, user=game.black, room="players", text="\n \t", now=timezone.now()
         )

@@ -20,7 +20,7 @@ from abalone_site.live import user_group
 from abalone_site.parsers import MalformedJSON, loads
 from abalone_site.renderers import encode_json
 from games import services
-from games.events import game_group
+from games.events import game_group, spectators_group
 from games.selectors import game_state
 from games.watchers import watchers_change, watchers_count, watchers_event
 from notifications.consumers import latest_text
@@ -47,6 +47,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         players = {state["black"]["username"], state["white"]["username"]}
         self.watching = not authenticated or user.username not in players
         if self.watching:
+            await self.channel_layer.group_add(spectators_group(self.game_id), self.channel_name)
             await self._count_watchers(+1)
         else:
             count = await sync_to_async(watchers_count, thread_sensitive=False)(self.game_id)
@@ -58,6 +59,9 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         if hasattr(self, "user_group"):
             await self.channel_layer.group_discard(self.user_group, self.channel_name)
         if getattr(self, "watching", False):
+            await self.channel_layer.group_discard(
+                spectators_group(self.game_id), self.channel_name
+            )
             await self._count_watchers(-1)
 
     async def _count_watchers(self, delta: int) -> None:

@@ -49,6 +49,11 @@ def game_group(game_id: int) -> str:
     return f"game-{game_id}"
 
 
+def spectators_group(game_id: int) -> str:
+    """The sockets on a game's page that are not its players' (the spectators' chat)."""
+    return f"game-{game_id}-spectators"
+
+
 def socket_update(state: dict) -> dict:
     """``state`` as an event sends it: with only the last move in ``moves``, and ``moves_after``
     the ply after which they come. A socket already has every earlier move (the whole state on

@@ -29,7 +29,10 @@ def watchers_change(game_id: int, delta: int) -> int | None:
     key = _key(game_id)
     try:
         cache.add(key, 0, _TTL_SECONDS)
-        count = max(0, cache.incr(key, delta))
+        count = cache.incr(key, delta)
+        if count < 0:  # the key expired (or was lost) while sockets were open: start again
+            cache.set(key, 0, _TTL_SECONDS)
+            count = 0
         cache.touch(key, _TTL_SECONDS)
     except Exception as error:  # the cache is down: no count, nothing refused
         logger.warning("could not count the watchers of game %s: %r", game_id, error)

@@ -12,7 +12,7 @@ one space); pages show it as text,
 so a link is never clickable. How often a player may write is throttled by the API and the
 socket (``THROTTLE_RATES["chat"]``). A line reaches the open pages after the commit: the
 players' room through each player's own group (their tabs), the spectators' room through the
-game's group.
+group of the game's spectator sockets (never the players').
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from abalone_site.errors import Conflict, InvalidInput, NotAllowed, NotFound
 from abalone_site.live import send_group, user_group
 from abalone_site.renderers import encode_json
 from accounts.models import User
-from games.events import game_group
+from games.events import spectators_group
 from games.models import ChatMessage, ChatMute, Game
 
 CHAT_MAX_LENGTH = 300
@@ -118,5 +118,5 @@ def _publish(game: Game, room: str, document: dict) -> None:
     if room == ChatMessage.Room.PLAYERS:
         for player_id in (game.black_id, game.white_id):
             send_group(user_group(player_id), event)
-    else:
-        send_group(game_group(game.pk), event)
+    else:  # not to the players' sockets: their watchers must not coach them
+        send_group(spectators_group(game.pk), event)

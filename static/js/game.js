@@ -5,6 +5,10 @@
  * in it, and sends moves with the version (ply) it was drawn from. Clocks count down locally from
  * the server's values, measured on the monotonic clock from the moment the state arrived; at zero
  * the page asks the server to decide (claim-flag for the opponent, a read for everyone else).
+ *
+ * The page's other features (chat, rematch, sound, premoves, the spectator count: game-*.js,
+ * loaded after this script) use only the small interface this one exposes as window.SumitoGame;
+ * the socket connects once they have all registered (DOMContentLoaded).
  */
 (() => {
   "use strict";
@@ -42,6 +46,10 @@
   let unavailableAttempts = 0;
   let everConnected = false;
   let reconnectTimer = null;
+  // Moves offered on the board other than the legal moves of my turn (premoves): { moves, onChoose }.
+  let alternative = null;
+  const stateListeners = [];
+  const messageListeners = [];
   const cells = new Map(); // cell name -> its <g>
 
   // --- cells and geometry --------------------------------------------------------------------------
@@ -82,6 +90,31 @@
     return Boolean(myColour) && state.status === "started" && state.side_to_move === myColour;
   }
 
+  /** Offering the alternative moves: a player's game in play, on the opponent's turn. */
+  function choosingAlternative() {
+    return Boolean(alternative) && Boolean(myColour) && state.status === "started" && !myTurn();
+  }
+
+  /** Whether the board takes a selection now, and of which moves. */
+  function selectable() {
+    return (myTurn() || choosingAlternative()) && !busy;
+  }
+
+  function offeredMoves() {
+    if (myTurn()) return state.legal_moves || [];
+    return choosingAlternative() ? alternative.moves : [];
+  }
+
+  /** A move chosen on the board: played on my turn, handed to the alternative's owner otherwise. */
+  function commit(move) {
+    if (myTurn()) play(move.notation);
+    else if (choosingAlternative()) {
+      selection = [];
+      alternative.onChoose(move);
+      renderBoard();
+    }
+  }
+
   function targets() {
     const found = new Map();
     for (const move of groups.get(groupKey(selection)) || []) {
@@ -109,7 +142,7 @@
 
   function onCellClick(cell) {
     hideDirectionChoice();
-    if (!myTurn() || busy) return;
+    if (!selectable()) return;
     const reachable = selection.length ? targets().get(cell) : null;
     if (reachable) {
       choose(reachable, cell);
@@ -150,7 +183,7 @@
 
   function choose(moves, cell) {
     if (moves.length === 1) {
-      play(moves[0].notation);
+      commit(moves[0]);
       return;
     }
     // Two broadsides can share a destination: ask which way.
@@ -170,7 +203,7 @@
       button.textContent = `${ARROWS[flipped ? TURNED[move.direction] : move.direction]} ${move.direction} · ${move.notation}`;
       button.addEventListener("click", () => {
         hideDirectionChoice();
-        play(move.notation);
+        commit(move);
       });
       box.appendChild(button);
     }
@@ -199,6 +232,7 @@
     }
   }
 
+  /** Play a move on the current ply; resolves to whether the server took it. */
   async function play(notation) {
     busy = true;
     setStatus("");
@@ -206,8 +240,10 @@
     try {
       applyState(await post("moves/", { move: notation, ply: state.version }), performance.now());
       selection = [];
+      return true;
     } catch (error) {
       showError(error);
+      return false;
     } finally {
       busy = false;
       render();
@@ -225,10 +261,11 @@
   }
 
   class ApiError extends Error {
-    constructor(status, code, detail) {
+    constructor(status, code, detail, retryAfter = null) {
       super(detail);
       this.status = status;
       this.code = code;
+      this.retryAfter = retryAfter; // seconds, from a 429's Retry-After
     }
   }
 
@@ -242,7 +279,8 @@
     return null;
   }
 
-  async function request(method, path, body) {
+  /** A call to the site's API at `url` (same origin, the session's CSRF token); its JSON. */
+  async function api(method, url, body) {
     const options = { method, credentials: "same-origin", headers: { Accept: "application/json" } };
     if (method !== "GET") {
       options.headers["Content-Type"] = "application/json";
@@ -251,7 +289,7 @@
     }
     let response;
     try {
-      response = await fetch(apiBase + path, options);
+      response = await fetch(url, options);
     } catch (networkError) {
       throw new ApiError(0, "network", "The server cannot be reached. Check your connection.");
     }
@@ -262,11 +300,14 @@
       data = null;
     }
     if (!response.ok) {
+      const retryAfter = Number(response.headers.get("Retry-After")) || null;
       throw new ApiError(response.status, (data && data.error) || `http_${response.status}`,
-        firstMessage(data) || `The server answered ${response.status}.`);
+        firstMessage(data) || `The server answered ${response.status}.`, retryAfter);
     }
     return data;
   }
+
+  const request = (method, path, body) => api(method, apiBase + path, body);
 
   const post = (path, body) => request("POST", path, body);
 
@@ -309,16 +350,26 @@
     prepare();
     if (selection.length && !groups.has(groupKey(selection))) selection = [];
     render();
+    for (const listener of stateListeners) call(listener, state, previous);
     return true;
   }
 
   function prepare() {
     occupancy = parsePosition(state.position);
     groups = new Map();
-    for (const move of state.legal_moves || []) {
+    for (const move of offeredMoves()) {
       const key = groupKey(move.marbles);
       if (!groups.has(key)) groups.set(key, []);
       groups.get(key).push(move);
+    }
+  }
+
+  /** A feature's listener: its failure must not stop the page. */
+  function call(listener, ...args) {
+    try {
+      listener(...args);
+    } catch (error) {
+      window.setTimeout(() => { throw error; }); // reported, not swallowed
     }
   }
 
@@ -357,14 +408,15 @@
   }
 
   function renderBoard() {
-    const interactive = myTurn() && !busy;
+    const interactive = selectable();
     const reachable = interactive ? targets() : new Map();
     const selected = new Set(selection);
     const from = new Set(lastMove.from);
     const to = new Set(lastMove.to);
     const movable = new Set();
-    if (interactive) for (const move of state.legal_moves) for (const cell of move.marbles) movable.add(cell);
+    if (interactive) for (const move of offeredMoves()) for (const cell of move.marbles) movable.add(cell);
     $("board").classList.toggle("interactive", interactive);
+    $("board").classList.toggle("choosing-alternative", interactive && !myTurn());
     $("board").classList.toggle("busy", busy);
     for (const [name, group] of cells) {
       const owner = occupancy.get(name) || "";
@@ -645,6 +697,7 @@
       } catch (parseError) {
         return;
       }
+      for (const listener of messageListeners) call(listener, message);
       if (message.type === "state") {
         unavailableAttempts = 0;
         const next = withEarlierMoves(message.state);
@@ -677,6 +730,41 @@
     return entry && entry.responseStart > 0 ? entry.responseStart : performance.now();
   }
 
+  // --- the interface of the page's other scripts (game-*.js) ------------------------------------------
+
+  window.SumitoGame = {
+    state: () => state,
+    myColour,
+    /** The remaining time of a colour's clock now, in ms (as drawn). */
+    remaining,
+    myTurn,
+    /** fn(state, previous) after every newer state is applied (not for the embedded one). */
+    onState(fn) {
+      stateListeners.push(fn);
+    },
+    /** fn(message) for every message of the game's socket, before this page handles it. */
+    onMessage(fn) {
+      messageListeners.push(fn);
+    },
+    play,
+    /** The API with the session: api("POST", url, body) resolves to the JSON or throws an
+     * error with status, code, message and retryAfter. `gameApi` is this game's base URL. */
+    api,
+    gameApi: apiBase,
+    /**
+     * On the opponent's turn, let the player select one of `moves` (legal-move documents) on
+     * the board; `onChoose(move)` gets the choice. null: the board is inert on their turn.
+     */
+    selectFrom(moves, onChoose) {
+      alternative = moves ? { moves, onChoose } : null;
+      if (!myTurn()) selection = [];
+      hideDirectionChoice();
+      prepare();
+      renderBoard();
+    },
+    setStatus,
+  };
+
   // --- start ----------------------------------------------------------------------------------------------
 
   buildBoard();
@@ -688,5 +776,7 @@
   document.addEventListener("visibilitychange", () => {
     if (document.visibilityState === "visible") refresh();
   });
-  connect();
+  // The feature scripts (deferred, after this one) register their listeners before the socket's
+  // first messages (the state, the spectator count) can arrive.
+  document.addEventListener("DOMContentLoaded", connect, { once: true });
 })();

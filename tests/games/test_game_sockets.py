@@ -2,6 +2,7 @@
 connect, then each change with only the moves after ``moves_after``."""
 
 import asyncio
+import contextlib
 import json
 
 import pytest
@@ -216,3 +217,50 @@ def test_the_players_see_how_many_spectators_watch(
         return seen
 
     assert asyncio.run(counts_seen_by_black()) == [0, 1, 2, 1, 0]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_spectators_chat_reaches_spectators_and_never_the_players_sockets(
+    make_player,
+    asgi_live_server,  # noqa: F811 (the fixture above)
+):
+    from django.test import Client
+
+    black, white, fan = make_player("chat_b"), make_player("chat_w"), make_player("fan")
+    game = services.game_create(
+        black=black,
+        white=white,
+        options=GameOptions(600, 0, 6, "belgian", False),
+        now=timezone.now(),
+    )
+    client = Client()
+    client.force_login(black)
+    cookie = {"Cookie": f"sessionid={client.cookies['sessionid'].value}"}
+    url = asgi_live_server.replace("http://", "ws://") + f"/ws/games/{game.pk}/"
+
+    def say(user, room, text):
+        services.chat_post(game_id=game.pk, user=user, room=room, text=text, now=timezone.now())
+
+    async def chats(socket, wait: float) -> list[str]:
+        seen = []
+        with contextlib.suppress(TimeoutError):
+            while True:
+                message = json.loads(await asyncio.wait_for(socket.recv(), wait))
+                if message["type"] == "chat":
+                    seen.append(message["message"]["text"])
+        return seen
+
+    async def run():
+        async with (
+            connect(url, origin=asgi_live_server, additional_headers=cookie) as player,
+            connect(url, origin=asgi_live_server) as spectator,
+        ):
+            await next_message(player)
+            await next_message(spectator)
+            await database_sync_to_async(say)(fan, "spectators", "what a move")
+            await database_sync_to_async(say)(white, "players", "good luck")
+            return await chats(player, 1.0), await chats(spectator, 0.3)
+
+    player_saw, spectator_saw = asyncio.run(run())
+    assert player_saw == ["good luck"]
+    assert spectator_saw == ["what a move"]

@@ -1,0 +1,160 @@
+/* Sumito: the chat panel of the live game page. Plain ES2019, no build step.
+ *
+ * The two players talk in the players' room; any other logged-in visitor in the spectators'
+ * room (games.services.chat: the players do not read it during their game). The room's lines
+ * come from GET chat/ and then live over the game's socket ({"type": "chat", "game": id,
+ * "message": line}); the socket may also carry lines of another room or game (a player's tabs
+ * share their notification group), which this panel leaves out. Lines are drawn as text only:
+ * a link in a message is never clickable. A player may mute the opponent (POST chat/mute/).
+ */
+(function () {
+  "use strict";
+
+  const game = window.SumitoGame;
+  const $ = (id) => document.getElementById(id);
+  const list = $("chat-lines");
+  const form = $("chat-form");
+  const input = $("chat-input");
+  const errorLine = $("chat-error");
+  const offNote = $("chat-off");
+  const muteButton = $("chat-mute");
+  if (!game || !list || !form) return;
+
+  const room = game.myColour ? "players" : "spectators";
+  const me = $("game").dataset.username;
+  const shown = new Set(); // ids of the lines drawn
+  let muted = false;
+  let sending = false;
+
+  function setError(message) {
+    errorLine.textContent = message || "";
+    errorLine.hidden = !message;
+  }
+
+  function errorText(error) {
+    if (error.status === 429 && error.retryAfter && !/\d+\s*s\b/.test(error.message)) {
+      return `${error.message} Try again in ${error.retryAfter} s.`;
+    }
+    return error.message || String(error);
+  }
+
+  function nearBottom() {
+    return list.scrollHeight - list.scrollTop - list.clientHeight < 40;
+  }
+
+  function timeOf(iso) {
+    const at = new Date(iso);
+    if (Number.isNaN(at.getTime())) return "";
+    return at.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+  }
+
+  function showEmpty() {
+    const empty = list.querySelector(".empty");
+    if (shown.size && empty) empty.remove();
+    if (!shown.size && !empty) {
+      const item = document.createElement("li");
+      item.className = "empty muted";
+      item.textContent = "No messages yet.";
+      list.appendChild(item);
+    }
+  }
+
+  /** Draw a line once, in id order (a live line can overtake the room's first read). */
+  function add(line, { scroll = false } = {}) {
+    if (!line || typeof line.id !== "number" || shown.has(line.id) || line.room !== room) return;
+    const follow = scroll || nearBottom();
+    shown.add(line.id);
+    const item = document.createElement("li");
+    item.className = "chat-line";
+    item.dataset.id = String(line.id);
+    if (line.user === me) item.classList.add("mine");
+    const author = document.createElement("span");
+    author.className = "chat-user";
+    author.textContent = line.user;
+    const text = document.createElement("span");
+    text.className = "chat-text";
+    text.textContent = line.text; // text only: markup and links are shown as typed
+    const time = document.createElement("time");
+    time.className = "chat-time";
+    time.dateTime = line.created;
+    time.textContent = timeOf(line.created);
+    item.append(author, text, time);
+    const later = [...list.querySelectorAll(".chat-line")].find((other) => Number(other.dataset.id) > line.id);
+    list.insertBefore(item, later || null);
+    showEmpty();
+    if (follow) list.scrollTop = list.scrollHeight;
+  }
+
+  function showMute() {
+    if (!muteButton) return;
+    muteButton.textContent = muted ? "Unmute opponent" : "Mute opponent";
+    muteButton.setAttribute("aria-pressed", String(muted));
+    muteButton.title = muted ? "Your opponent cannot write to you: let them" : "Stop your opponent writing to you";
+  }
+
+  async function load() {
+    try {
+      const answer = await game.api("GET", `${game.gameApi}chat/?room=${room}`);
+      for (const line of answer.results || []) add(line);
+      list.scrollTop = list.scrollHeight;
+      muted = Boolean(answer.muted);
+      offNote.hidden = answer.enabled !== false;
+      form.hidden = answer.enabled === false;
+      if (muteButton) {
+        muteButton.hidden = answer.enabled === false;
+        showMute();
+      }
+    } catch (error) {
+      form.hidden = true;
+      setError(errorText(error));
+    }
+    showEmpty();
+  }
+
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const text = input.value.trim();
+    if (!text || sending) return;
+    sending = true;
+    setError("");
+    try {
+      add(await game.api("POST", `${game.gameApi}chat/`, { room, text }), { scroll: true });
+      input.value = "";
+    } catch (error) {
+      setError(errorText(error));
+      if (error.code === "chat_off") {
+        form.hidden = true;
+        offNote.hidden = false;
+      }
+    } finally {
+      sending = false;
+      input.focus();
+    }
+  });
+
+  input.addEventListener("input", () => {
+    if (errorLine.textContent) setError("");
+  });
+
+  if (muteButton) {
+    muteButton.addEventListener("click", async () => {
+      muteButton.disabled = true;
+      try {
+        const answer = await game.api("POST", `${game.gameApi}chat/mute/`, { mute: !muted });
+        muted = Boolean(answer.muted);
+        showMute();
+      } catch (error) {
+        setError(errorText(error));
+      } finally {
+        muteButton.disabled = false;
+      }
+    });
+  }
+
+  game.onMessage((message) => {
+    if (message.type === "chat" && message.game === game.state().id) add(message.message);
+  });
+
+  setError("");
+  load();
+})();

@@ -1,0 +1,20 @@
+/* Sumito: how many spectators watch the live game ("2 watching"; hidden when none).
+ * Plain ES2019. The game's socket sends {"type": "watchers", "game": id, "count": n} to a
+ * player on connect, and to every socket on the game whenever the count changes
+ * (games.watchers).
+ */
+(function () {
+  "use strict";
+
+  const game = window.SumitoGame;
+  const badge = document.getElementById("watchers");
+  if (!game || !badge) return;
+
+  game.onMessage((message) => {
+    if (message.type !== "watchers" || message.game !== game.state().id) return;
+    const count = Math.max(0, Number(message.count) || 0);
+    badge.textContent = `${count} watching`;
+    badge.dataset.count = String(count);
+    badge.hidden = count === 0;
+  });
+})();

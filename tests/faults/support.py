@@ -3,6 +3,7 @@ with API tokens, moves over HTTP, tasks sent to the stack's own Redis."""
 
 from __future__ import annotations
 
+import http.client
 import json
 import time
 import urllib.error
@@ -123,7 +124,8 @@ class Http:
         return cls(base_url, key)
 
     def call(self, method: str, path: str, body: dict | None = None, timeout: float = 10.0):
-        """(status, JSON answer); (0, error text) when the connection failed."""
+        """(status, JSON answer); (0, error text) when the connection failed or the answer
+        was cut off."""
         data = json.dumps(body).encode() if body is not None else None
         request = urllib.request.Request(self.base_url + path, data=data, method=method)
         request.add_header("Content-Type", "application/json")
@@ -138,7 +140,9 @@ class Http:
                 return error.code, json.loads(text)
             except ValueError:
                 return error.code, text.decode(errors="replace")
-        except OSError as error:
+        except (OSError, http.client.HTTPException) as error:
+            # the process died under the request, before or while answering (IncompleteRead:
+            # the headers came, the body was cut off)
             return 0, repr(error)
 
 

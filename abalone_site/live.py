@@ -29,6 +29,12 @@ def user_group(user_id: int) -> str:
     return f"user-{user_id}"
 
 
+def home_group(user_id: int) -> str:
+    """A player's open home pages only (their "your move" list): told of every turn of their
+    games, which no other tab needs."""
+    return f"home-{user_id}"
+
+
 #: The home pages' group: told when a game starts, gets its first move or ends (the live list).
 SITE_GROUP = "site"
 

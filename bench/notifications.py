@@ -12,7 +12,7 @@ What it does (the stack is bench/games.py's: a fresh database, Redis flushed, uv
 2. ``--idle`` more sockets open and stay idle (visitors' home pages, ``/ws/me/?topics=site``):
    the web processes' resident memory before and after, divided by the count, is the memory
    of an idle connection;
-3. while the move bench's ``--games`` games play at ``--rate`` moves/s (paced, as in
+3. then, while the move bench's ``--games`` games play at ``--rate`` moves/s (paced, as in
    bench/games.py, in a thread of their own), ``--events`` challenges are sent through the API
    at ``--event-rate`` per second, each from one listener to another: the challenged
    player's ``challenge_received`` notification must reach their socket. The delay counts from
@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import multiprocessing
 import os
 import random
 import secrets
@@ -34,7 +35,6 @@ import signal
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 import warnings
 from pathlib import Path
@@ -118,7 +118,7 @@ async def idle_sockets(port: int, count: int, opened: list, stop: asyncio.Event)
     await asyncio.gather(*(one() for _ in range(count)), return_exceptions=True)
 
 
-async def notify_phase(args, port: int, listeners, web_pids, moves_done: threading.Event):
+async def notify_phase(args, port: int, listeners, web_pids, start_moves, moves_done):
     arrived: dict[int, float] = {}
     sent: dict[int, float] = {}
     errors: dict[str, int] = {}
@@ -148,28 +148,38 @@ async def notify_phase(args, port: int, listeners, web_pids, moves_done: threadi
             f"{len(opened)} idle sockets: web RSS {before / 2**20:.1f} -> {after / 2**20:.1f} MiB"
         )
 
+    start_moves()
+    await asyncio.sleep(5.0)  # the games started and warmed up: the events come while they play
     rng = random.Random(args.seed)
     connections = [stack.Connection("127.0.0.1", port) for _ in listeners]
     gap = 1.0 / args.event_rate
     start = time.perf_counter()
+    locks = [asyncio.Lock() for _ in listeners]
+
+    async def challenge(a: int, b: int) -> None:
+        body = {"opponent": listeners[b].username, "base_seconds": 300, "increment_seconds": 0}
+        async with locks[a]:  # one keep-alive connection per player: its requests in turn
+            t0 = time.perf_counter()
+            try:
+                status, data = await connections[a].request(
+                    "POST", "/api/v1/challenges/", token=listeners[a].key, body=body
+                )
+            except OSError as error:
+                errors[type(error).__name__] = errors.get(type(error).__name__, 0) + 1
+                return
+        if status != 201:
+            key = f"{status} {data.get('error')}"
+            errors[key] = errors.get(key, 0) + 1
+            return
+        sent[data["id"]] = t0
+
+    pending = []
     for index in range(args.events):
         due = start + index * gap
         await asyncio.sleep(max(0.0, due - time.perf_counter()))
         a, b = rng.sample(range(len(listeners)), 2)
-        body = {"opponent": listeners[b].username, "base_seconds": 300, "increment_seconds": 0}
-        t0 = time.perf_counter()
-        try:
-            status, data = await connections[a].request(
-                "POST", "/api/v1/challenges/", token=listeners[a].key, body=body
-            )
-        except OSError as error:
-            errors[type(error).__name__] = errors.get(type(error).__name__, 0) + 1
-            continue
-        if status != 201:
-            key = f"{status} {data.get('error')}"
-            errors[key] = errors.get(key, 0) + 1
-            continue
-        sent[data["id"]] = t0
+        pending.append(asyncio.create_task(challenge(a, b)))
+    await asyncio.gather(*pending)
     await asyncio.sleep(3.0)  # the last ones on their way
     stop.set()
     await asyncio.gather(*tasks, return_exceptions=True)
@@ -178,7 +188,7 @@ async def notify_phase(args, port: int, listeners, web_pids, moves_done: threadi
         await idle_task
     for connection in connections:
         await connection.close()
-    during_moves = not moves_done.is_set()
+    during_moves = moves_done.is_alive()
     delays = [(arrived[c] - t) for c, t in sent.items() if c in arrived]
     missing = sum(1 for c in sent if c not in arrived)
     return delays, missing, errors, memory, during_moves
@@ -209,11 +219,12 @@ def report(args, facts, delays, missing, errors, memory, moves, during_moves) ->
         print(f"target p99 < {TARGET_P99_S:g} s, none lost: {verdict}")
     if errors:
         print(f"refused requests: {errors}")
-    if moves is not None and moves.latencies_ms:
-        ordered = sorted(moves.latencies_ms)
+    latencies, move_errors = moves
+    if latencies:
+        ordered = sorted(latencies)
         print(
             f"moves meanwhile: {len(ordered)} answered, p50 {stack.percentile(ordered, 0.5):.0f} "
-            f"ms, p99 {stack.percentile(ordered, 0.99):.0f} ms, errors {dict(moves.errors)}"
+            f"ms, p99 {stack.percentile(ordered, 0.99):.0f} ms, errors {move_errors}"
         )
     if memory is not None:
         before, after, count = memory
@@ -293,26 +304,26 @@ def main(argv=None) -> int:
             ["--games", str(args.games), "--moves-per-game", str(args.moves_per_game),
              "--rate", str(args.rate), "--no-closed-loop"]
         )  # fmt: skip
-        moves_result: dict = {}
-        moves_done = threading.Event()
+        # The games are played by a process of their own (forked here), so that this one's
+        # 1200 sockets and the games' HTTP client do not share one interpreter lock.
+        from django.db import connections
+
+        connections.close_all()
+        context = multiprocessing.get_context("fork")
+        results = context.Queue()
 
         def play():
-            try:
-                moves_result["stats"] = stack.moves_phase(
-                    move_args, port, movers, lambda: 0, services, rate=args.rate
-                )
-            finally:
-                moves_done.set()
+            stats = stack.moves_phase(move_args, port, movers, lambda: 0, services, rate=args.rate)
+            results.put((stats.latencies_ms, dict(stats.errors)))
 
-        player = threading.Thread(target=play, name="moves", daemon=True)
-        player.start()
-        time.sleep(3.0)  # the games started and warmed up
+        player = context.Process(target=play, name="moves", daemon=True)
         delays, missing, errors, memory, during = asyncio.run(
-            notify_phase(args, port, listeners, [web.process.pid], moves_done)
+            notify_phase(args, port, listeners, [web.process.pid], player.start, player)
         )
-        moves_done.wait(600)
+        moves = results.get(timeout=600)
+        player.join(30)
         services.check_alive()
-        report(args, facts, delays, missing, errors, memory, moves_result.get("stats"), during)
+        report(args, facts, delays, missing, errors, memory, moves, during)
         problems = services.log_problems()
         if any(problems.values()):
             print(f"log problems: {problems}")

@@ -11,7 +11,7 @@ from collections import OrderedDict
 
 from django.utils import timezone
 
-from abalone_site.live import send_group, site_changed, user_group
+from abalone_site.live import home_group, send_group, site_changed
 from abalone_site.renderers import encode_json
 from games.models import Game
 from games.selectors import game_state
@@ -91,7 +91,7 @@ def publish_game(
     )
     if not game.is_active or game.ply <= 1:  # started, first move, ended: the live list
         site_changed("games")
-    if game.is_active:  # the player to move hears it on any page (the home page's "your move")
+    if game.is_active:  # the player to move's home pages (their "your move" list), no other tab
         to_move = game.black_id if game.side_to_move == "b" else game.white_id
         turn = {"type": "turn", "game": game_id, "version": game.ply}
-        send_group(user_group(to_move), {"type": "user.event", "text": encode_json(turn).decode()})
+        send_group(home_group(to_move), {"type": "user.event", "text": encode_json(turn).decode()})

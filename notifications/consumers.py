@@ -15,7 +15,7 @@ from urllib.parse import parse_qs
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-from abalone_site.live import SITE_GROUP, user_group
+from abalone_site.live import SITE_GROUP, home_group, user_group
 from abalone_site.renderers import encode_json
 from notifications.selectors import notification_document, notifications_of, unread_count
 
@@ -28,9 +28,12 @@ class UserConsumer(AsyncWebsocketConsumer):
         user = self.scope.get("user")
         authenticated = user is not None and user.is_authenticated
         topics = parse_qs(self.scope.get("query_string", b"").decode("latin1")).get("topics", [])
-        self.groups_joined = [SITE_GROUP] if "site" in ",".join(topics).split(",") else []
+        home = "site" in ",".join(topics).split(",")
+        self.groups_joined = [SITE_GROUP] if home else []
         if authenticated:
             self.groups_joined.append(user_group(user.pk))
+            if home:  # a home page: also the turns of the player's games
+                self.groups_joined.append(home_group(user.pk))
         if not self.groups_joined:
             await self.close(code=4401)
             return

@@ -16,9 +16,11 @@ import asyncio
 import json
 import logging
 import threading
+import time
 
 from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
+from django.conf import settings
 
 from abalone_site.wsgi_over_asgi import server_loop
 
@@ -40,9 +42,26 @@ SITE_GROUP = "site"
 
 
 def site_changed(what: str) -> None:
-    """Tell the open home pages that the site's live lists changed (``what``: why)."""
+    """Tell the open home pages that the site's live lists changed (``what``: why).
+
+    At most one such event per ``LIVE_SITE_EVENT_SECONDS`` per process: every home page is in
+    this group, and unthrottled a hundred games starting at once were a hundred events times
+    every open home page (bench/notifications.py: seconds of delay for every other push). A
+    page fetches its list again when it hears one, and once more a little later
+    (static/js/home.js), which catches the changes whose event was not sent.
+    """
+    global _site_sent_at
+    now = time.monotonic()
+    with _site_lock:
+        if now - _site_sent_at < settings.LIVE_SITE_EVENT_SECONDS:
+            return
+        _site_sent_at = now
     text = json.dumps({"type": "site", "what": what})
     send_group(SITE_GROUP, {"type": "user.event", "text": text})
+
+
+_site_lock = threading.Lock()
+_site_sent_at = float("-inf")
 
 
 class _Sender:

@@ -328,6 +328,9 @@ LOGOUT_REDIRECT_URL = "home"
 # --- E-mail ----------------------------------------------------------------------------------
 EMAIL_CONFIG = env.email_url("EMAIL_URL", default="consolemail://")
 vars().update(EMAIL_CONFIG)
+# Home pages hear that games started or ended at most this often (per web process;
+# abalone_site/live.py).
+LIVE_SITE_EVENT_SECONDS = env.float("LIVE_SITE_EVENT_SECONDS", default=3.0)
 # The site's address, for the links in e-mails.
 SITE_URL = env.str("SITE_URL", default="http://localhost:8000")
 # A notification wanted by e-mail is sent when still unread this long after it was made (one

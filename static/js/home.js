@@ -47,9 +47,19 @@
     timer = window.setTimeout(refresh, 250); // a burst of events is one fetch
   }
 
+  // The site's events are sent at most every few seconds: a second look a little later
+  // catches the changes that came after the one announced.
+  const SITE_SECOND_LOOK_MS = 4000;
+  let secondLook = null;
+
   document.addEventListener("sumito:live", (event) => {
     const message = event.detail || {};
-    if (REFRESHING.has(message.type)) schedule();
+    if (!REFRESHING.has(message.type)) return;
+    schedule();
+    if (message.type === "site") {
+      window.clearTimeout(secondLook);
+      secondLook = window.setTimeout(schedule, SITE_SECOND_LOOK_MS);
+    }
   });
 
   // A visitor has no notify.js: this page opens the site's socket itself.

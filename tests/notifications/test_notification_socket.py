@@ -3,6 +3,7 @@ channel layer (Redis in the production-shape run): notifications arrive live, on
 and on a game page's own socket, only to their player."""
 
 import asyncio
+import contextlib
 import json
 
 import pytest
@@ -102,10 +103,15 @@ def test_an_anonymous_socket_is_refused(asgi_live_server):  # noqa: F811
 
 def test_the_home_pages_hear_games_start_and_the_player_to_move_hears_their_turn(
     make_player,
+    settings,
     asgi_live_server,  # noqa: F811 (the fixture above)
 ):
     from tests.games.test_game_sockets import play_first_legal_move
 
+    settings.LIVE_SITE_EVENT_SECONDS = 60  # one event for the start and the first move
+    from abalone_site import live
+
+    live._site_sent_at = float("-inf")
     alice, bob = make_player("alice"), make_player("bob")
     base = asgi_live_server.replace("http://", "ws://")
     bob_cookie = session_cookie(bob)
@@ -116,6 +122,13 @@ def test_the_home_pages_hear_games_start_and_the_player_to_move_hears_their_turn
             now=timezone.now(),
         ).pk  # fmt: skip
 
+    async def everything(socket, wait: float) -> list[dict]:
+        seen = []
+        with contextlib.suppress(TimeoutError):
+            while True:
+                seen.append(json.loads(await asyncio.wait_for(socket.recv(), wait)))
+        return seen
+
     async def run():
         async with (
             connect(f"{base}/ws/me/?topics=site", origin=asgi_live_server) as visitor,
@@ -124,15 +137,24 @@ def test_the_home_pages_hear_games_start_and_the_player_to_move_hears_their_turn
                 origin=asgi_live_server,
                 additional_headers={"Cookie": bob_cookie},
             ) as bobs,
+            connect(
+                f"{base}/ws/me/", origin=asgi_live_server, additional_headers={"Cookie": bob_cookie}
+            ) as bobs_other_tab,
         ):
-            await receive(bobs)  # the snapshot
+            await receive(bobs)  # the snapshots
+            await receive(bobs_other_tab)
             game_id = await database_sync_to_async(start)()
-            assert await receive(visitor) == {"type": "site", "what": "games"}
-            seen = [await receive(bobs)]
             await database_sync_to_async(play_first_legal_move)(game_id, alice, bob)
-            seen += [await receive(bobs), await receive(bobs)]
-            return game_id, seen
+            return (
+                game_id,
+                await everything(visitor, 1.5),
+                await everything(bobs, 0.5),
+                await everything(bobs_other_tab, 0.3),
+            )
 
-    game_id, seen = asyncio.run(run())
-    assert {"type": "site", "what": "games"} in seen
-    assert {"type": "turn", "game": game_id, "version": 1} in seen  # White (bob) to move
+    game_id, visitor_saw, home_saw, other_tab_saw = asyncio.run(run())
+    # a game started and got its first move: one event, the second within the minute not sent
+    assert visitor_saw == [{"type": "site", "what": "games"}]
+    assert {"type": "site", "what": "games"} in home_saw
+    assert {"type": "turn", "game": game_id, "version": 1} in home_saw  # White (bob) to move
+    assert other_tab_saw == []  # a tab that is not a home page hears neither

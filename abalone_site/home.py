@@ -18,6 +18,7 @@ from games.models import Challenge, Game
 from games.selectors import ABORTED_UNPLAYED
 from ratings import elo
 from ratings.models import PlayerRating, RatingChange
+from ratings.selectors import outcome_told
 from tournaments.models import Board, Entrant, Tournament
 
 LIVE_GAMES = 8
@@ -161,10 +162,7 @@ def my_results(user: User) -> list[Result]:
     results = []
     for game in games:
         mine = game.colour_of(user)
-        if game.result == "1/2-1/2":
-            outcome = "drew"
-        else:
-            outcome = "won" if (game.result == "1-0") == (mine == "b") else "lost"
+        outcome = outcome_told(game.result, "black" if mine == "b" else "white")
         opponent = game.white if mine == "b" else game.black
         results.append(Result(game, opponent, outcome, changes.get(game.pk)))
     return results

@@ -183,9 +183,7 @@ class GamePremoveView(APIView):
         "move. Empty when the game is over or it is not your game.",
     )
     def get(self, request, game_id: int):
-        game = Game.objects.filter(pk=game_id).first()
-        if game is None:
-            raise NotFound(f"There is no game {game_id}.")
+        game = selectors.game_found(game_id)
         return Response(
             {"version": game.ply, "moves": selectors.premove_candidates(game, request.user)}
         )
@@ -200,8 +198,7 @@ class GameRematchView(APIView):
         '(`{"offer": challenge or null}`).',
     )
     def get(self, request, game_id: int):
-        if not Game.objects.filter(pk=game_id).exists():
-            raise NotFound(f"There is no game {game_id}.")
+        selectors.game_found(game_id)
         offer = selectors.rematch_offer(game_id, request.user, now=timezone.now())
         return Response({"offer": ChallengeSerializer(offer).data if offer else None})
 
@@ -249,9 +246,7 @@ class GameChatView(APIView):
         "opponent (players' room).",
     )
     def get(self, request, game_id: int):
-        game = Game.objects.filter(pk=game_id).first()
-        if game is None:
-            raise NotFound(f"There is no game {game_id}.")
+        game = selectors.game_found(game_id)
         player = request.user.pk in (game.black_id, game.white_id)
         room = request.query_params.get("room") or ("players" if player else "spectators")
         chat_services.require_room(game, request.user, room)
@@ -279,7 +274,7 @@ class GameChatView(APIView):
             game_id=game_id, user=request.user, now=timezone.now(), **serializer.validated_data
         )
         return Response(
-            chat_services.chat_document(message, request.user), status=status.HTTP_201_CREATED
+            selectors.chat_line_document(message, request.user), status=status.HTTP_201_CREATED
         )
 
 

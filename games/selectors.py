@@ -6,6 +6,7 @@ from datetime import datetime
 
 from django.db.models import Q, QuerySet
 
+from abalone_site.errors import NotFound
 from accounts.models import User
 from games import engine
 from games.models import Challenge, ChatMessage, ChatMute, Game, Move
@@ -163,6 +164,25 @@ def games_of(user: User) -> QuerySet[Game]:
     return Game.objects.filter(Q(black=user) | Q(white=user)).select_related("black", "white")
 
 
+def game_found(game_id: int) -> Game:
+    """The game, or NotFound naming it."""
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        raise NotFound(f"There is no game {game_id}.")
+    return game
+
+
+def chat_line_document(line: ChatMessage, author: User) -> dict:
+    """A chat line as the API, the socket and the replay give it."""
+    return {
+        "id": line.pk,
+        "room": line.room,
+        "user": author.username,
+        "text": line.text,
+        "created": line.created.isoformat().replace("+00:00", "Z"),
+    }
+
+
 def chat_lines(game: Game, room: str, *, limit: int = 200) -> list[dict]:
     """The last ``limit`` lines of ``room`` of the game's chat, oldest first."""
     lines = list(
@@ -170,16 +190,7 @@ def chat_lines(game: Game, room: str, *, limit: int = 200) -> list[dict]:
         .select_related("user")
         .order_by("-created", "-id")[:limit]
     )
-    return [
-        {
-            "id": line.pk,
-            "room": line.room,
-            "user": line.user.username,
-            "text": line.text,
-            "created": line.created.isoformat().replace("+00:00", "Z"),
-        }
-        for line in reversed(lines)
-    ]
+    return [chat_line_document(line, line.user) for line in reversed(lines)]
 
 
 def chat_muted(game: Game, user: User) -> bool:

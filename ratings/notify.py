@@ -11,6 +11,7 @@ from datetime import datetime
 
 from notifications.services import notification_create
 from ratings.models import RatingChange
+from ratings.selectors import outcome_told
 
 #: After the ratings (20): the notification carries the rating change.
 GAME_FINISHED_NOTIFY_RANK = 30
@@ -51,7 +52,4 @@ def game_finished_notify(*, game, now: datetime) -> None:
 def _outcome(game, colour: str) -> str:
     if game.status == "aborted" or not game.result:
         return "aborted"
-    if game.result == "1/2-1/2":
-        return "drew"
-    black_won = game.result == "1-0"
-    return "won" if black_won == (colour == "black") else "lost"
+    return outcome_told(game.result, colour)

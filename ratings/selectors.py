@@ -226,6 +226,11 @@ def outcome_for(result: str, colour: str) -> str:
     return "win" if black_won == (colour == "black") else "loss"
 
 
+def outcome_told(result: str, colour: str) -> str:
+    """:func:`outcome_for` as a sentence says it: "won", "drew" or "lost"."""
+    return {"win": "won", "draw": "drew", "loss": "lost"}[outcome_for(result, colour)]
+
+
 def _game_lines(user: User, games: list[Game]) -> list[GameLine]:
     changes = {
         c.game_id: c

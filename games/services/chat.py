@@ -21,22 +21,16 @@ from datetime import datetime
 
 from django.db import IntegrityError, transaction
 
-from abalone_site.errors import Conflict, InvalidInput, NotAllowed, NotFound
+from abalone_site.errors import Conflict, InvalidInput, NotAllowed
 from abalone_site.live import send_group, user_group
 from abalone_site.renderers import encode_json
 from accounts.models import User
 from games.events import spectators_group
 from games.models import ChatMessage, ChatMute, Game
+from games.selectors import chat_line_document, game_found
 
 CHAT_MAX_LENGTH = 300
 ROOMS = ChatMessage.Room.values
-
-
-def _game(game_id: int) -> Game:
-    game = Game.objects.filter(pk=game_id).first()
-    if game is None:
-        raise NotFound(f"There is no game {game_id}.")
-    return game
 
 
 def _clean(text: str) -> str:
@@ -66,7 +60,7 @@ def require_room(game: Game, user: User, room: str) -> None:
 
 def chat_post(*, game_id: int, user: User, room: str, text: str, now: datetime) -> ChatMessage:
     """Write ``text`` in ``room`` of the game; refusals change nothing."""
-    game = _game(game_id)
+    game = game_found(game_id)
     require_room(game, user, room)
     if not game.chat_enabled:
         raise NotAllowed("The directors turned chat off for this event.", code="chat_off")
@@ -79,14 +73,14 @@ def chat_post(*, game_id: int, user: User, room: str, text: str, now: datetime) 
         message = ChatMessage.objects.create(
             game=game, user=user, room=room, text=text, created=now
         )
-        document = chat_document(message, user)
+        document = chat_line_document(message, user)
         transaction.on_commit(lambda: _publish(game, room, document))
     return message
 
 
 def chat_mute(*, game_id: int, user: User, mute: bool) -> bool:
     """``user`` (a player) mutes or unmutes the other player in the game's players' room."""
-    game = _game(game_id)
+    game = game_found(game_id)
     if user.pk not in (game.black_id, game.white_id):
         raise NotAllowed("Only a player of the game mutes their opponent.")
     other = game.white_id if user.pk == game.black_id else game.black_id
@@ -100,16 +94,6 @@ def chat_mute(*, game_id: int, user: User, mute: bool) -> bool:
     else:
         ChatMute.objects.filter(game=game, user=user, muted_id=other).delete()
     return mute
-
-
-def chat_document(message: ChatMessage, author: User) -> dict:
-    return {
-        "id": message.pk,
-        "room": message.room,
-        "user": author.username,
-        "text": message.text,
-        "created": message.created.isoformat().replace("+00:00", "Z"),
-    }
 
 
 def _publish(game: Game, room: str, document: dict) -> None:

@@ -17,3 +17,12 @@ def wait_for(predicate: Callable[[], object], timeout: float = 20.0, every: floa
             return True
         time.sleep(every)
     return bool(predicate())
+
+
+def session_cookie(user) -> str:
+    """A ``Cookie`` header value that logs a WebSocket (or any raw client) in as ``user``."""
+    from django.test import Client
+
+    client = Client()
+    client.force_login(user)
+    return f"sessionid={client.cookies['sessionid'].value}"

@@ -14,6 +14,7 @@ from games import engine, selectors, services
 from games.models import Game
 from games.options import GameOptions
 from tests.browser.asgi_server import asgi_live_server  # noqa: F401 - a fixture
+from tests.support import session_cookie
 
 
 async def next_message(socket) -> dict:
@@ -188,8 +189,6 @@ def test_the_players_see_how_many_spectators_watch(
     make_player,
     asgi_live_server,  # noqa: F811 (the fixture above)
 ):
-    from django.test import Client
-
     black, white = make_player("count_b"), make_player("count_w")
     game = services.game_create(
         black=black,
@@ -197,9 +196,7 @@ def test_the_players_see_how_many_spectators_watch(
         options=GameOptions(600, 0, 6, "belgian", False),
         now=timezone.now(),
     )
-    client = Client()
-    client.force_login(black)
-    cookie = {"Cookie": f"sessionid={client.cookies['sessionid'].value}"}
+    cookie = {"Cookie": session_cookie(black)}
     url = asgi_live_server.replace("http://", "ws://") + f"/ws/games/{game.pk}/"
 
     async def counts_seen_by_black() -> list[int]:
@@ -224,8 +221,6 @@ def test_the_spectators_chat_reaches_spectators_and_never_the_players_sockets(
     make_player,
     asgi_live_server,  # noqa: F811 (the fixture above)
 ):
-    from django.test import Client
-
     black, white, fan = make_player("chat_b"), make_player("chat_w"), make_player("fan")
     game = services.game_create(
         black=black,
@@ -233,9 +228,7 @@ def test_the_spectators_chat_reaches_spectators_and_never_the_players_sockets(
         options=GameOptions(600, 0, 6, "belgian", False),
         now=timezone.now(),
     )
-    client = Client()
-    client.force_login(black)
-    cookie = {"Cookie": f"sessionid={client.cookies['sessionid'].value}"}
+    cookie = {"Cookie": session_cookie(black)}
     url = asgi_live_server.replace("http://", "ws://") + f"/ws/games/{game.pk}/"
 
     def say(user, room, text):

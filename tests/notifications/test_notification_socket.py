@@ -9,7 +9,6 @@ import json
 import pytest
 from channels.db import database_sync_to_async
 from django.db import transaction
-from django.test import Client
 from django.utils import timezone
 from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
@@ -18,14 +17,9 @@ from games import services as game_services
 from games.options import GameOptions
 from notifications.services import notification_create, notifications_mark_read
 from tests.browser.asgi_server import asgi_live_server  # noqa: F401 - a fixture
+from tests.support import session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def session_cookie(user) -> str:
-    client = Client()
-    client.force_login(user)
-    return f"sessionid={client.cookies['sessionid'].value}"
 
 
 def notify(user, key: str) -> None:

@@ -5,10 +5,8 @@ and the result reach the other pages through the channel layer, without any relo
 """
 
 import re
-from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from django.db import connections
 from django.utils import timezone
 from playwright.sync_api import expect
 
@@ -16,7 +14,7 @@ from games.models import Game
 from games.options import GameOptions
 from games.services import game_create, game_move_apply
 from tests.browser.asgi_server import asgi_live_server  # noqa: F401 (a fixture)
-from tests.browser.conftest import TIMEOUT_MS
+from tests.browser.pages import cell, move_at, outside_the_event_loop, page_opener
 from tests.conftest import PASSWORD
 
 SCREENSHOT = "/tmp/sumito-game.png"
@@ -28,20 +26,8 @@ PHONE_SCREENSHOT = "/tmp/sumito-game-phone.png"
 @pytest.fixture
 def open_page(playwright_browser, asgi_live_server):  # noqa: F811 (the fixture above)
     """``open_page()`` is a page in a fresh browser context (own cookies) on the ASGI server."""
-    contexts = []
-
-    def make(*, width: int = 1280, height: int = 900):
-        context = playwright_browser.new_context(
-            base_url=asgi_live_server, viewport={"width": width, "height": height}
-        )
-        context.set_default_timeout(TIMEOUT_MS)
-        context.set_default_navigation_timeout(TIMEOUT_MS)
-        contexts.append(context)
-        return context.new_page()
-
-    yield make
-    for context in contexts:
-        context.close()
+    with page_opener(playwright_browser, asgi_live_server) as make:
+        yield make
 
 
 # Records the page's WebSockets and, while ``__blockSockets`` is set, sends new ones to a closed
@@ -59,23 +45,6 @@ SOCKET_SPY = """
   window.WebSocket.prototype = Native.prototype;
 })();
 """
-
-
-def outside_the_event_loop(function, **kwargs):
-    """Call a service in a thread of its own.
-
-    Services publish events with ``async_to_sync``, which refuses to run in the test thread,
-    where Playwright's event loop runs; the thread closes its database connection when done.
-    """
-
-    def call():
-        try:
-            return function(**kwargs)
-        finally:
-            connections.close_all()
-
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(call).result()
 
 
 def start_game(make_player, *, base_seconds: int = 300, increment_seconds: int = 2) -> Game:
@@ -103,14 +72,6 @@ def open_game(page, game):
     page.goto(f"/games/{game.pk}/")
     expect(page.locator("#connection")).to_have_attribute("data-state", "live")
     return page
-
-
-def cell(page, name: str):
-    return page.locator(f'#board [data-cell="{name}"]')
-
-
-def move_at(page, ply: int):
-    return page.locator(f'#moves [data-ply="{ply}"]')
 
 
 def type_move(page, notation: str):

@@ -7,10 +7,8 @@ Screenshots go to ``/tmp/sumito-game-*.png`` (desktop and a 390x844 phone) for a
 """
 
 import re
-from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from django.db import connections
 from django.utils import timezone
 from playwright.sync_api import expect
 
@@ -18,7 +16,7 @@ from games.models import Challenge, ChatMessage, Game
 from games.options import GameOptions
 from games.services import game_create, game_move_apply, game_resign
 from tests.browser.asgi_server import asgi_live_server  # noqa: F401 (a fixture)
-from tests.browser.conftest import TIMEOUT_MS
+from tests.browser.pages import cell, move_at, outside_the_event_loop, page_opener
 from tests.conftest import PASSWORD
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -32,47 +30,9 @@ PHONE = {"width": 390, "height": 844}
 def open_page(playwright_browser, asgi_live_server):  # noqa: F811 (the fixture above)
     """``open_page()`` is a page in a fresh browser context (own cookies) on the ASGI server;
     every page's uncaught errors and CSP refusals are collected in ``open_page.problems``."""
-    contexts = []
-    problems = []
-
-    def make(*, width: int = 1280, height: int = 900):
-        context = playwright_browser.new_context(
-            base_url=asgi_live_server, viewport={"width": width, "height": height}
-        )
-        context.set_default_timeout(TIMEOUT_MS)
-        context.set_default_navigation_timeout(TIMEOUT_MS)
-        contexts.append(context)
-        page = context.new_page()
-        page.on("pageerror", lambda error: problems.append(f"{page.url}: {error}"))
-        page.on(
-            "console",
-            lambda message: (
-                problems.append(f"{page.url}: {message.text}")
-                if "Content Security Policy" in message.text or "Refused to" in message.text
-                else None
-            ),
-        )
-        return page
-
-    make.problems = problems
-    yield make
-    for context in contexts:
-        context.close()
-    assert problems == []
-
-
-def outside_the_event_loop(function, **kwargs):
-    """Call a service in a thread of its own: its events go through ``async_to_sync``, which
-    refuses to run in the test thread, where Playwright's event loop runs."""
-
-    def call():
-        try:
-            return function(**kwargs)
-        finally:
-            connections.close_all()
-
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(call).result()
+    with page_opener(playwright_browser, asgi_live_server, watch_problems=True) as make:
+        yield make
+    assert make.problems == []
 
 
 @pytest.fixture
@@ -110,14 +70,6 @@ def open_game(page, game_id: int):
     page.goto(f"/games/{game_id}/")
     expect(page.locator("#connection")).to_have_attribute("data-state", "live")
     return page
-
-
-def cell(page, name: str):
-    return page.locator(f'#board [data-cell="{name}"]')
-
-
-def move_at(page, ply: int):
-    return page.locator(f'#moves [data-ply="{ply}"]')
 
 
 def chat_line(page, text: str):

@@ -13,11 +13,11 @@ from playwright.sync_api import expect
 
 from clubs import services as club_services
 from games.models import Game
+from tests.browser.pages import outside_the_event_loop
 from tests.browser.test_notifications_browser import (  # noqa: F401 (fixtures)
     asgi_live_server,
     listening,
     open_page,
-    outside_the_event_loop,
 )
 from tests.conftest import PASSWORD
 from tournaments import services as tournament_services

@@ -7,10 +7,8 @@ Screenshots of the bell, the panel and the banner, on a desktop and on a phone, 
 ``/tmp/sumito-notify-*.png`` for a human look at the layout.
 """
 
-from concurrent.futures import ThreadPoolExecutor
-
 import pytest
-from django.db import connections, transaction
+from django.db import transaction
 from django.utils import timezone
 from playwright.sync_api import expect
 
@@ -20,7 +18,7 @@ from games.services import game_create
 from notifications.models import Notification
 from notifications.services import notification_create
 from tests.browser.asgi_server import asgi_live_server  # noqa: F401 (a fixture)
-from tests.browser.conftest import TIMEOUT_MS
+from tests.browser.pages import outside_the_event_loop, page_opener
 from tests.conftest import PASSWORD
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -34,34 +32,8 @@ CHALLENGE_TEXT = "b challenges you to a rated game (5+3)."
 @pytest.fixture
 def open_page(playwright_browser, asgi_live_server):  # noqa: F811 (the fixture above)
     """``open_page()`` is a page in a fresh browser context (own cookies) on the ASGI server."""
-    contexts = []
-
-    def make():
-        context = playwright_browser.new_context(
-            base_url=asgi_live_server, viewport={"width": 1280, "height": 900}
-        )
-        context.set_default_timeout(TIMEOUT_MS)
-        context.set_default_navigation_timeout(TIMEOUT_MS)
-        contexts.append(context)
-        return context.new_page()
-
-    yield make
-    for context in contexts:
-        context.close()
-
-
-def outside_the_event_loop(function, **kwargs):
-    """Call ``function`` in a thread of its own: the on-commit push goes through the channel
-    layer, which must not run in the test thread, where Playwright's event loop runs."""
-
-    def call():
-        try:
-            return function(**kwargs)
-        finally:
-            connections.close_all()
-
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(call).result()
+    with page_opener(playwright_browser, asgi_live_server) as make:
+        yield make
 
 
 def notify(user, *, kind: str, key: str, data: dict, url: str = "") -> Notification:

@@ -1,0 +1,71 @@
+"""Helpers shared by the browser tests of live pages (games, notifications, the home page)."""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+
+from django.db import connections
+
+from tests.browser.conftest import TIMEOUT_MS
+
+
+@contextmanager
+def page_opener(browser, base_url: str, *, watch_problems: bool = False):
+    """``make(width=, height=)`` is a page in a fresh browser context (own cookies) on
+    ``base_url``; the contexts close on exit. With ``watch_problems`` every page's uncaught
+    errors and Content-Security-Policy refusals are collected in ``make.problems``."""
+    contexts = []
+    problems: list[str] = []
+
+    def make(*, width: int = 1280, height: int = 900):
+        context = browser.new_context(
+            base_url=base_url, viewport={"width": width, "height": height}
+        )
+        context.set_default_timeout(TIMEOUT_MS)
+        context.set_default_navigation_timeout(TIMEOUT_MS)
+        contexts.append(context)
+        page = context.new_page()
+        if watch_problems:
+            page.on("pageerror", lambda error: problems.append(f"{page.url}: {error}"))
+            page.on(
+                "console",
+                lambda message: (
+                    problems.append(f"{page.url}: {message.text}")
+                    if "Content Security Policy" in message.text or "Refused to" in message.text
+                    else None
+                ),
+            )
+        return page
+
+    make.problems = problems
+    try:
+        yield make
+    finally:
+        for context in contexts:
+            context.close()
+
+
+def outside_the_event_loop(function, **kwargs):
+    """Call a service in a thread of its own: its events go through the channel layer
+    (``async_to_sync``), which refuses to run in the test thread, where Playwright's event loop
+    runs; the thread closes its database connection when done."""
+
+    def call():
+        try:
+            return function(**kwargs)
+        finally:
+            connections.close_all()
+
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(call).result()
+
+
+def cell(page, name: str):
+    """A cell of the game page's board."""
+    return page.locator(f'#board [data-cell="{name}"]')
+
+
+def move_at(page, ply: int):
+    """A move of the game page's list."""
+    return page.locator(f'#moves [data-ply="{ply}"]')

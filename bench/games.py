@@ -1175,6 +1175,91 @@ def parse_args(argv=None):
     return parser.parse_args(argv)
 
 
+def stack_env(bench_url: str, redis_url: str, **extra: str) -> dict[str, str]:
+    """The environment of the stack's processes: the production shape on the bench's database
+    and Redis, this tree's code."""
+    env = dict(os.environ)
+    env.update(
+        DATABASE_URL=bench_url,
+        REDIS_URL=redis_url,
+        DEBUG="False",
+        SECRET_KEY=env.get("SECRET_KEY") or "bench-" + secrets.token_urlsafe(32),
+        LOG_LEVEL="WARNING",
+        PYTHONUNBUFFERED="1",
+        # the code of the tree this file is in, whatever an editable install points at
+        PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
+        **extra,
+    )
+    return env
+
+
+def migrate_and_set_up_django(env: dict[str, str]) -> None:
+    """Migrate the bench database, then set this process up on it (players are made through
+    the ORM)."""
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--verbosity", "0"],
+        cwd=ROOT,
+        env=env,
+        check=True,
+    )
+    os.environ.update({k: env[k] for k in ("DATABASE_URL", "REDIS_URL", "DEBUG", "SECRET_KEY")})
+    os.environ["LOG_LEVEL"] = "WARNING"
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "abalone_site.settings")
+    import django
+
+    warnings.filterwarnings("ignore", message="No directory at")
+    django.setup()
+
+
+def start_stack(services: Services, port: int, web_workers: int, scratch: Path) -> Service:
+    """uvicorn with ``web_workers`` workers on ``port``, one Celery worker and one beat; the
+    web service."""
+    bin_dir = Path(sys.executable).parent
+    web = services.start(
+        "web",
+        [
+            str(bin_dir / "uvicorn"),
+            "abalone_site.asgi:application",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--workers",
+            str(web_workers),
+            "--no-access-log",
+            "--log-level",
+            "warning",
+        ],
+    )
+    services.start(
+        "worker",
+        [
+            str(bin_dir / "celery"),
+            "-A",
+            "abalone_site",
+            "worker",
+            "--loglevel=warning",
+            "--concurrency",
+            "2",
+            "--hostname",
+            f"bench-{os.getpid()}@%h",
+        ],
+    )
+    services.start(
+        "beat",
+        [
+            str(bin_dir / "celery"),
+            "-A",
+            "abalone_site",
+            "beat",
+            "--loglevel=warning",
+            "--schedule",
+            str(scratch / "beat-schedule"),
+        ],
+    )
+    return web
+
+
 def main(argv=None) -> int:
     args = parse_args(argv)
     if args.games < 1 or args.moves_per_game < 1 or args.flag_games < 0 or args.web_workers < 1:
@@ -1189,20 +1274,9 @@ def main(argv=None) -> int:
     signal.signal(signal.SIGTERM, on_sigterm)
 
     scratch = Path(tempfile.mkdtemp(prefix="sumito-bench-"))
-    env = dict(os.environ)
-    env.update(
-        DATABASE_URL=bench_url,
-        REDIS_URL=redis_url,
-        DEBUG="False",
-        SECRET_KEY=env.get("SECRET_KEY") or "bench-" + secrets.token_urlsafe(32),
-        LOG_LEVEL="WARNING",
-        PYTHONUNBUFFERED="1",
-        # the code of the tree this file is in, whatever an editable install points at
-        PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
-    )
+    env = stack_env(bench_url, redis_url)
     services = Services(env, scratch)
     database_created = False
-    bin_dir = Path(sys.executable).parent
     try:
         log(f"creating database {args.db_name}")
         recreate_database(admin_url, args.db_name)
@@ -1211,64 +1285,11 @@ def main(argv=None) -> int:
 
         redis.Redis.from_url(redis_url).flushdb()
         log(f"flushed Redis {redis_url}")
-        subprocess.run(
-            [sys.executable, "manage.py", "migrate", "--verbosity", "0"],
-            cwd=ROOT,
-            env=env,
-            check=True,
-        )
-        os.environ.update({k: env[k] for k in ("DATABASE_URL", "REDIS_URL", "DEBUG", "SECRET_KEY")})
-        os.environ["LOG_LEVEL"] = "WARNING"
-        os.environ.setdefault("DJANGO_SETTINGS_MODULE", "abalone_site.settings")
-        import django
-
-        warnings.filterwarnings("ignore", message="No directory at")
-        django.setup()
+        migrate_and_set_up_django(env)
 
         port = free_port()
         log(f"starting uvicorn x{args.web_workers} on :{port}, a Celery worker and one beat")
-        services.start(
-            "web",
-            [
-                str(bin_dir / "uvicorn"),
-                "abalone_site.asgi:application",
-                "--host",
-                "127.0.0.1",
-                "--port",
-                str(port),
-                "--workers",
-                str(args.web_workers),
-                "--no-access-log",
-                "--log-level",
-                "warning",
-            ],
-        )
-        services.start(
-            "worker",
-            [
-                str(bin_dir / "celery"),
-                "-A",
-                "abalone_site",
-                "worker",
-                "--loglevel=warning",
-                "--concurrency",
-                "2",
-                "--hostname",
-                f"bench-{os.getpid()}@%h",
-            ],
-        )
-        services.start(
-            "beat",
-            [
-                str(bin_dir / "celery"),
-                "-A",
-                "abalone_site",
-                "beat",
-                "--loglevel=warning",
-                "--schedule",
-                str(scratch / "beat-schedule"),
-            ],
-        )
+        start_stack(services, port, args.web_workers, scratch)
         log("creating players and API tokens through the ORM")
         players = make_players(2 * max(args.games, args.flag_games), "bench", sessions=args.watch)
         wait_until_ready(services, port)

@@ -27,16 +27,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import multiprocessing
-import os
 import random
-import secrets
 import shutil
 import signal
 import subprocess
 import sys
 import tempfile
 import time
-import warnings
 from pathlib import Path
 
 import orjson
@@ -260,21 +257,15 @@ def main(argv=None) -> int:
     args = parse_args(argv)
     admin_url, bench_url, redis_url = stack.check_environment(args.db_name, args.allow_redis_db0)
     facts = machine_facts()
-    signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt))
+
+    def on_sigterm(signum, frame):
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, on_sigterm)
     scratch = Path(tempfile.mkdtemp(prefix="sumito-bench-notify-"))
-    env = dict(os.environ)
-    env.update(
-        DATABASE_URL=bench_url,
-        REDIS_URL=redis_url,
-        DEBUG="False",
-        SECRET_KEY=env.get("SECRET_KEY") or "bench-" + secrets.token_urlsafe(32),
-        LOG_LEVEL="WARNING",
-        PYTHONUNBUFFERED="1",
-        THROTTLE_CHALLENGES="1000000/m",  # the events are challenges; this is not a throttle test
-        PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
-    )
+    # the events are challenges; this is not a throttle test
+    env = stack.stack_env(bench_url, redis_url, THROTTLE_CHALLENGES="1000000/m")
     services = stack.Services(env, scratch)
-    bin_dir = Path(sys.executable).parent
     created = False
     try:
         recreate_database(admin_url, args.db_name)
@@ -282,24 +273,9 @@ def main(argv=None) -> int:
         import redis
 
         redis.Redis.from_url(redis_url).flushdb()
-        subprocess.run([sys.executable, "manage.py", "migrate", "--verbosity", "0"],
-                       cwd=ROOT, env=env, check=True)  # fmt: skip
-        os.environ.update({k: env[k] for k in ("DATABASE_URL", "REDIS_URL", "DEBUG", "SECRET_KEY")})
-        os.environ.setdefault("DJANGO_SETTINGS_MODULE", "abalone_site.settings")
-        import django
-
-        warnings.filterwarnings("ignore", message="No directory at")
-        django.setup()
+        stack.migrate_and_set_up_django(env)
         port = free_port()
-        web = services.start("web", [str(bin_dir / "uvicorn"), "abalone_site.asgi:application",
-                                     "--host", "127.0.0.1", "--port", str(port), "--workers",
-                                     str(args.web_workers), "--no-access-log", "--log-level",
-                                     "warning"])  # fmt: skip
-        services.start("worker", [str(bin_dir / "celery"), "-A", "abalone_site", "worker",
-                                  "--loglevel=warning", "--concurrency", "2"])  # fmt: skip
-        services.start("beat", [str(bin_dir / "celery"), "-A", "abalone_site", "beat",
-                                "--loglevel=warning", "--schedule",
-                                str(scratch / "beat-schedule")])  # fmt: skip
+        web = stack.start_stack(services, port, args.web_workers, scratch)
         stack.log("creating players")
         listeners = stack.make_players(args.listeners, "note", sessions=True)
         movers = stack.make_players(2 * args.games, "bench")

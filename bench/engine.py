@@ -103,6 +103,8 @@ def main() -> None:
         f"({len(cases)} moves)"
     )
 
+    multiplayer(time_per_call)
+
     starts = [] if quick else ["standard", "belgian", "german"] if full else ["standard"]
     for start in starts:
         started = time.perf_counter()
@@ -110,6 +112,26 @@ def main() -> None:
         elapsed = time.perf_counter() - started
         status = "ok" if count == PERFT4[start] else f"WRONG, expected {PERFT4[start]:,}"
         print(f"perft(4) {start}: {count:,} ({status}) in {elapsed:.2f} s")
+
+
+def multiplayer(time_per_call) -> None:
+    """Move generation for three players (each for themself) and four (teams, whose partner
+    columns are found by a second, pure-Python pass): the start and a position after 30 random
+    plies; and one placement's cost."""
+    from games.engine.multi_game import MultiGame
+
+    for players in (3, 4):
+        game = MultiGame(players=players, max_plies=1000)
+        rng = random.Random(players)
+        samples = [game.position]
+        for _ in range(30):
+            game.play(rng.choice(game.legal_moves()))
+        samples.append(game.position)
+        micros = [time_per_call(lambda p: p.legal_moves(), p) for p in samples]
+        print(
+            f"{players} players: legal moves {', '.join(f'{m:.1f}' for m in micros)} us "
+            "(start, after 30 plies)"
+        )
 
 
 if __name__ == "__main__":

@@ -21,11 +21,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from games.engine.errors import GameOverError, SettingsError
+from games.engine.errors import GameOverError, IllegalMove, SettingsError
 from games.engine.movegen import Move
 from games.engine.moves import MoveOutcome, apply_move, parse_move
+from games.engine.placement import (
+    Placement,
+    is_placement_text,
+    parse_placement,
+    placement_over_error,
+    placements,
+)
 from games.engine.position import (
     BLACK,
+    MARBLES_PER_SIDE,
     WHITE,
     Position,
     normalise_colour,
@@ -57,8 +65,10 @@ def win_for(colour: str) -> str:
 class GameSettings:
     """Per-game rule settings, validated on creation (raises :class:`SettingsError`).
 
-    ``start`` is a start name (``standard``, ``belgian``, ``german``) or a position string;
-    it is normalised to the lower-case name, or the canonical position string.
+    ``start`` is a start name (``standard``, ``belgian``, ``german``, ``placement``) or a
+    position string; it is normalised to the lower-case name, or the canonical position string.
+    ``placement`` starts on the empty board with the placement phase: the first
+    :attr:`placements` plies place one marble each (Black, White, ...), 14 each.
     """
 
     start: str = "standard"
@@ -97,7 +107,7 @@ class GameSettings:
                 f"max_plies_result must be 'draw' or 'marbles', not {self.max_plies_result!r}",
                 "bad_max_plies_result",
             )
-        for colour in (BLACK, WHITE):
+        for colour in () if self.placement else (BLACK, WHITE):
             if position.pushed_off(colour) >= self.marbles_to_win:
                 raise SettingsError(
                     f"the start position has already lost {position.pushed_off(colour)} "
@@ -106,9 +116,23 @@ class GameSettings:
                     "start_already_won",
                 )
 
+    @property
+    def placement(self) -> bool:
+        """True iff the game starts with the placement phase."""
+        return self.start == "placement"
+
+    @property
+    def placements(self) -> int:
+        """Plies of the placement phase: every marble of both sides (0 without the phase)."""
+        return 2 * MARBLES_PER_SIDE if self.placement else 0
+
 
 class Game:
     """A game in progress or finished; mutable, one move at a time through :meth:`play`.
+
+    With the ``placement`` start the first :attr:`GameSettings.placements` plies are placements
+    (:class:`~games.engine.placement.Placement`, written ``@e5``): no game end is checked during
+    the phase, nobody has pushed anything off, and ``max_plies`` counts the moves after it.
 
     ``Game()`` is a standard game with default settings; pass keyword settings, or a
     :class:`GameSettings` as ``settings``.  The game ends itself when the rules say so (see the
@@ -143,7 +167,8 @@ class Game:
         self._seen: dict[Position, int] = {self.start_position: 1}
         self.result: str | None = None
         self.termination: str | None = None
-        if not self.position.has_legal_move():
+        self._placements = settings.placements
+        if not self._placements and not self.position.has_legal_move():
             self._finish(win_for(opponent(self.position.side_to_move)), "no_legal_moves")
 
     # --- state ----------------------------------------------------------------------------------
@@ -188,21 +213,32 @@ class Game:
         """``"b"``, ``"w"``, or None (draw or in progress)."""
         return {BLACK_WINS: BLACK, WHITE_WINS: WHITE}.get(self.result or "")
 
+    @property
+    def in_placement(self) -> bool:
+        """True during the placement phase (the next ply places a marble)."""
+        return len(self._moves) < self._placements
+
     def pushed_off(self, colour: str) -> int:
-        """How many marbles of ``colour`` are off the board (14 minus those on it)."""
-        return self.position.pushed_off(colour)
+        """How many marbles of ``colour`` are off the board (14 minus those on it; none during
+        the placement phase)."""
+        return 0 if self.in_placement else self.position.pushed_off(colour)
 
     def pushed_off_by(self, colour: str) -> int:
         """How many opponent marbles ``colour`` has pushed off (the score toward marbles_to_win)."""
-        return self.position.pushed_off(opponent(colour))
+        return self.pushed_off(opponent(colour))
 
     def repetition_count(self, position: Position | None = None) -> int:
         """How often ``position`` (default: the current one) has occurred in this game."""
         return self._seen.get(position if position is not None else self.position, 0)
 
-    def legal_moves(self) -> list[Move]:
-        """Legal moves of the side to move; empty once the game is over."""
-        return [] if self.is_over else self.position.legal_moves()
+    def legal_moves(self) -> list[Move] | list[Placement]:
+        """Legal moves of the side to move (placements during the placement phase); empty once
+        the game is over."""
+        if self.is_over:
+            return []
+        if self.in_placement:
+            return placements(self.position.black_bits | self.position.white_bits)
+        return self.position.legal_moves()
 
     # --- changes --------------------------------------------------------------------------------
 
@@ -210,13 +246,19 @@ class Game:
         """Play a move (notation in any case, or a :class:`Move`) and end the game if due.
 
         Raises :class:`GameOverError` on a finished game and :class:`IllegalMove` for an illegal
-        move; in both cases the game is unchanged.
+        move; in both cases the game is unchanged. During the placement phase the move is a
+        placement (``@e5`` or a :class:`Placement`); after it, a placement is illegal.
         """
         if self.is_over:
-            shown = move.notation if isinstance(move, Move) else str(move).strip().lower()
+            shown = getattr(move, "notation", None) or str(move).strip().lower()
             raise GameOverError(
                 f"{shown}: the game is over ({self.result}, {self.termination})", "game_over"
             )
+        if self._placements:
+            if len(self._moves) < self._placements:
+                return self._place(move)
+            if isinstance(move, Placement) or is_placement_text(move):
+                raise placement_over_error(move)
         if not isinstance(move, Move):
             move = parse_move(self.position, move)
         new_position, outcome = apply_move(self.position, move)
@@ -226,6 +268,37 @@ class Game:
         self._positions.append(new_position)
         self._seen[new_position] = self._seen.get(new_position, 0) + 1
         self._check_end(outcome.mover)
+        return outcome
+
+    def _place(self, move: Placement | str | Move) -> MoveOutcome:
+        position = self.position
+        if isinstance(move, Move):
+            raise IllegalMove(
+                f"{move.notation}: the placement phase is on; place a marble (e.g. @e5)",
+                "placement_phase",
+            )
+        if not isinstance(move, Placement) and not is_placement_text(move):
+            raise IllegalMove(
+                f"{str(move).strip().lower()}: the placement phase is on; place a marble "
+                "(e.g. @e5)",
+                "placement_phase",
+            )
+        placement = parse_placement(position.black_bits | position.white_bits, move)
+        mover = position.side_to_move
+        black, white = position.black_bits, position.white_bits
+        if mover == BLACK:
+            black |= placement.bit
+        else:
+            white |= placement.bit
+        new_position = Position(opponent(mover), black, white)
+        outcome = MoveOutcome(placement, mover, (), (), None)  # type: ignore[arg-type]
+        self.position = new_position
+        self._moves.append(placement)  # type: ignore[arg-type]
+        self._outcomes.append(outcome)
+        self._positions.append(new_position)
+        self._seen[new_position] = self._seen.get(new_position, 0) + 1
+        if not self.in_placement and not new_position.has_legal_move():
+            self._finish(win_for(mover), "no_legal_moves")
         return outcome
 
     def end(self, result: str, termination: str) -> None:
@@ -265,7 +338,7 @@ class Game:
             self._finish(win_for(mover), "no_legal_moves")
         elif settings.threefold_repetition and self._seen[self.position] >= 3:
             self._finish(DRAW, "repetition")
-        elif self.ply >= settings.max_plies:
+        elif self.ply - self._placements >= settings.max_plies:
             self._finish(self._move_cap_result(), "move_cap")
 
     def _move_cap_result(self) -> str:

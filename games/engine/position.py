@@ -247,18 +247,26 @@ START_LAYOUTS: dict[str, tuple[str, str]] = {
         "b5 b6 c5 c6 c7 d6 d7 f3 f4 g3 g4 g5 h4 h5",
     ),
 }
-#: Names of the built-in starting layouts: ``standard``, ``belgian`` (Belgian Daisy) and
-#: ``german`` (German Daisy).
-START_NAMES: tuple[str, ...] = tuple(START_LAYOUTS)
+#: Names of the built-in starts: ``standard``, ``belgian`` (Belgian Daisy), ``german`` (German
+#: Daisy) and ``placement`` (an empty board and the placement phase).
+START_NAMES: tuple[str, ...] = (*START_LAYOUTS, "placement")
 
 STANDARD_START = Position(BLACK, *(bits_of_names(s.split()) for s in START_LAYOUTS["standard"]))
 BELGIAN_DAISY_START = Position(BLACK, *(bits_of_names(s.split()) for s in START_LAYOUTS["belgian"]))
 GERMAN_DAISY_START = Position(BLACK, *(bits_of_names(s.split()) for s in START_LAYOUTS["german"]))
-_STARTS = {"standard": STANDARD_START, "belgian": BELGIAN_DAISY_START, "german": GERMAN_DAISY_START}
+#: The empty board of a game that starts with the placement phase (``games.engine.placement``).
+PLACEMENT_START = Position(BLACK, 0, 0)
+_STARTS = {
+    "standard": STANDARD_START,
+    "belgian": BELGIAN_DAISY_START,
+    "german": GERMAN_DAISY_START,
+    "placement": PLACEMENT_START,
+}
 
 
 def start_position(name: str) -> Position:
-    """The named starting position (``standard``, ``belgian``, ``german``; any case), Black to move.
+    """The named start (``standard``, ``belgian``, ``german``, ``placement``: the empty board;
+    any case), Black to move.
 
     Raises :class:`PositionError` for an unknown name.
     """
@@ -266,7 +274,7 @@ def start_position(name: str) -> Position:
         return _STARTS[name.strip().lower()]
     except (KeyError, AttributeError):
         raise PositionError(
-            f"unknown start {name!r}: use standard, belgian or german", "unknown_start"
+            f"unknown start {name!r}: use standard, belgian, german or placement", "unknown_start"
         ) from None
 
 

@@ -11,13 +11,12 @@ from games.engine.board import CELL_NAMES, DIRECTION_STEPS, ROW_LETTERS
 from games.engine.errors import EngineError, IllegalMove, PositionError
 from games.engine.multi import (
     COLOURS,
-    MultiGame,
     MultiPosition,
     apply_multi_move,
     multi_perft,
-    ranking,
     three_player_start,
 )
+from games.engine.multi_game import MultiGame, ranking
 
 # --- an independent generator ------------------------------------------------------------------
 

@@ -1,0 +1,518 @@
+"""A computer opponent for two-player Abalone: principal variation search. Pure, no Django.
+
+The search is negamax alpha-beta with a principal-variation (null) window after the first move,
+iterative deepening, a transposition table keyed by an incremental Zobrist hash, move ordering
+(the table's move, push-offs, pushes, the two killer moves of the ply, then the history
+heuristic), and a quiescence search over push-offs and pushes. It answers within a time budget
+(checked every few hundred nodes) and can be stopped from outside (:meth:`Searcher.stop`); the
+answer is then the best move of the last finished depth.
+
+Positions are the two bitboards of the side to move and of the other side (``games.engine.board``);
+a move is applied by xor-ing the masks every :class:`~games.engine.movegen.Move` carries, so a
+node allocates nothing but its move list.
+
+Evaluation, from the side to move's point of view (all terms are "mine minus theirs"):
+
+- **marbles**: 1000 per marble on the board (a push-off is worth far more than any position);
+- **centre**: each marble scores by its ring (distance from e5): 0:+40, 1:+30, 2:+18, 3:+6,
+  4 (the edge):-10, so a compact group in the middle beats one spread on the rim;
+- **cohesion**: +6 for each pair of own marbles side by side (along the three axes), since
+  neighbours can form the columns that push and resist pushes;
+- **edge danger**: -14 more for an edge marble with an opponent marble next to it on the
+  inside, the shape that precedes a push-off;
+- **win**: a side that has lost ``marbles_to_win`` marbles has lost: -WIN plus the ply, so
+  quicker wins and slower losses are preferred.
+
+Threats are searched rather than scored: quiescence keeps playing push-offs and pushes until
+none is left, so a position where a marble is about to go off is judged after it went.
+
+Levels 1 to 8 (:data:`LEVELS`) go from a random mover to the full search; see their names.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from games.engine.board import CELLS, VALID, bit_index
+from games.engine.movegen import CATEGORY_TABLES, Move, category_masks
+from games.engine.position import BLACK, MARBLES_PER_SIDE, WHITE, Position
+
+WIN = 1_000_000
+MARBLE = 1000
+INFINITY = 10 * WIN
+
+# --- evaluation tables ----------------------------------------------------------------------------
+
+RING_WEIGHTS = (40, 30, 18, 6, -10)
+PAIR = 6
+EDGE_DANGER = 14
+
+
+def _rings() -> tuple[int, ...]:
+    rings = [0] * 5
+    for row, diagonal in CELLS:
+        p, q = row - 4, diagonal - 4
+        distance = max(abs(p), abs(q), abs(p - q))
+        rings[distance] |= 1 << bit_index(row, diagonal)
+    return tuple(rings)
+
+
+RINGS = _rings()
+EDGE = RINGS[4]
+INNER = VALID & ~EDGE
+AXIS_SHIFTS = (1, 11, 12)
+#: Push categories of ``category_masks`` (per axis: in-line forward 3-5, backward 9-11).
+PUSH_CATEGORIES = tuple(axis * 20 + k for axis in range(3) for k in (3, 4, 5, 9, 10, 11))
+QUIET_CATEGORIES = tuple(c for c in range(60) if c not in PUSH_CATEGORIES)
+PUSH_TABLES = tuple((c, CATEGORY_TABLES[c]) for c in PUSH_CATEGORIES)
+QUIET_TABLES = tuple((c, CATEGORY_TABLES[c]) for c in QUIET_CATEGORIES)
+
+
+def _neighbours_inside(bits: int) -> int:
+    """Cells next to a marble of ``bits`` (any direction), on the board."""
+    around = 0
+    for shift in AXIS_SHIFTS:
+        around |= (bits << shift) | (bits >> shift)
+    return around & VALID
+
+
+def evaluate(own: int, opp: int) -> int:
+    """The static evaluation of the side owning ``own`` (see the module docstring); the
+    win/loss test is the caller's."""
+    score = MARBLE * (own.bit_count() - opp.bit_count())
+    for ring, weight in zip(RINGS, RING_WEIGHTS, strict=True):
+        score += weight * ((own & ring).bit_count() - (opp & ring).bit_count())
+    for shift in AXIS_SHIFTS:
+        score += PAIR * ((own & (own >> shift)).bit_count() - (opp & (opp >> shift)).bit_count())
+    score -= EDGE_DANGER * (own & EDGE & _neighbours_inside(opp & INNER)).bit_count()
+    score += EDGE_DANGER * (opp & EDGE & _neighbours_inside(own & INNER)).bit_count()
+    return score
+
+
+# --- Zobrist hashing ------------------------------------------------------------------------------
+
+_RANDOM = random.Random(20261124)
+ZOBRIST = (
+    tuple(_RANDOM.getrandbits(64) for _ in range(VALID.bit_length() + 16)),
+    tuple(_RANDOM.getrandbits(64) for _ in range(VALID.bit_length() + 16)),
+)
+ZOBRIST_SIDE = _RANDOM.getrandbits(64)
+_DELTA_CACHE: tuple[dict[int, int], dict[int, int]] = ({}, {})
+
+
+def _delta(colour: int, mask: int) -> int:
+    """The hash change of xor-ing ``mask`` into the marbles of ``colour`` (0 Black, 1 White)."""
+    cache = _DELTA_CACHE[colour]
+    value = cache.get(mask)
+    if value is None:
+        value, bits, keys = 0, mask, ZOBRIST[colour]
+        while bits:
+            low = bits & -bits
+            value ^= keys[low.bit_length() - 1]
+            bits ^= low
+        cache[mask] = value
+    return value
+
+
+def zobrist(position: Position) -> int:
+    """The hash of a position (its marbles and the side to move)."""
+    value = _delta(0, position.black_bits) ^ _delta(1, position.white_bits)
+    return value ^ (ZOBRIST_SIDE if position.side_to_move == WHITE else 0)
+
+
+# --- move generation in search order ------------------------------------------------------------
+
+
+def pushes(own: int, opp: int) -> tuple[list[Move], list[Move]]:
+    """The push-offs and the other pushes of the side owning ``own``."""
+    masks = category_masks(own, opp)
+    offs: list[Move] = []
+    others: list[Move] = []
+    for category, table in PUSH_TABLES:
+        mask = masks[category]
+        while mask:
+            low = mask & -mask
+            move = table[low]
+            (offs if move.pushed_off is not None else others).append(move)
+            mask ^= low
+    return offs, others
+
+
+def ordered_moves(own: int, opp: int) -> tuple[list[Move], list[Move], list[Move]]:
+    """Push-offs, pushes and quiet moves of the side owning ``own``."""
+    masks = category_masks(own, opp)
+    offs: list[Move] = []
+    others: list[Move] = []
+    quiet: list[Move] = []
+    for category, table in PUSH_TABLES:
+        mask = masks[category]
+        while mask:
+            low = mask & -mask
+            move = table[low]
+            (offs if move.pushed_off is not None else others).append(move)
+            mask ^= low
+    for category, table in QUIET_TABLES:
+        mask = masks[category]
+        while mask:
+            low = mask & -mask
+            quiet.append(table[low])
+            mask ^= low
+    return offs, others, quiet
+
+
+# --- the search -----------------------------------------------------------------------------------
+
+EXACT, LOWER, UPPER = 0, 1, 2
+TABLE_LIMIT = 1_500_000
+CHECK_EVERY = 512
+
+
+class _Timeout(Exception):
+    """The budget ran out, or :meth:`Searcher.stop` was called."""
+
+
+@dataclass
+class Iteration:
+    """What one finished depth found."""
+
+    depth: int
+    score: int
+    pv: list[str]
+    nodes: int
+    seconds: float
+
+
+@dataclass
+class SearchResult:
+    move: Move | None
+    score: int
+    depth: int
+    pv: list[str] = field(default_factory=list)
+    nodes: int = 0
+    seconds: float = 0.0
+    iterations: list[Iteration] = field(default_factory=list)
+
+
+class Searcher:
+    """One search at a time; keep the object between moves to keep its tables warm."""
+
+    def __init__(self, *, marbles_to_win: int = 6, seed: int | None = None) -> None:
+        self.marbles_to_win = marbles_to_win
+        self.table: dict[int, tuple[int, int, int, Move | None]] = {}
+        self.history: dict[Move, int] = {}
+        self.killers: list[list[Move | None]] = [[None, None] for _ in range(128)]
+        self.random = random.Random(seed)
+        self._stop = threading.Event()
+        self.nodes = 0
+        self._deadline = 0.0
+        self._path: set[int] = set()
+
+    def stop(self) -> None:
+        """Ask a running search to stop now (from another thread)."""
+        self._stop.set()
+
+    # -- public -------------------------------------------------------------------------------------
+
+    def search(
+        self,
+        position: Position,
+        *,
+        seconds: float = 3.0,
+        max_depth: int = 64,
+        on_iteration: Callable[[Iteration], None] | None = None,
+    ) -> SearchResult:
+        """The best move of ``position`` found within ``seconds`` (or at ``max_depth``)."""
+        self._stop.clear()
+        started = time.perf_counter()
+        self._deadline = started + max(0.01, seconds)
+        self.nodes = 0
+        self._path = set()
+        self.killers = [[None, None] for _ in range(128)]
+        if len(self.table) > TABLE_LIMIT:
+            self.table.clear()
+        own, opp = position.own_and_opponent_bits()
+        colour = 0 if position.side_to_move == BLACK else 1
+        key = zobrist(position)
+        root_moves = self._sorted_root(own, opp)
+        if not root_moves:
+            return SearchResult(None, -WIN, 0)
+        result = SearchResult(root_moves[0], 0, 0)
+        for depth in range(1, max_depth + 1):
+            try:
+                score, best = self._root(own, opp, colour, key, depth, root_moves)
+            except _Timeout:
+                break
+            root_moves.remove(best)
+            root_moves.insert(0, best)
+            pv = self._principal_variation(position, depth)
+            elapsed = time.perf_counter() - started
+            iteration = Iteration(depth, score, pv, self.nodes, elapsed)
+            result = SearchResult(best, score, depth, pv, self.nodes, elapsed, result.iterations)
+            result.iterations.append(iteration)
+            if on_iteration is not None:
+                on_iteration(iteration)
+            if abs(score) >= WIN - 1000:
+                break  # a forced win or loss is found: deeper changes nothing
+            if elapsed > (self._deadline - started) * 0.55:
+                break  # the next depth would not finish in time
+        result.nodes = self.nodes
+        result.seconds = time.perf_counter() - started
+        return result
+
+    # -- internals ----------------------------------------------------------------------------------
+
+    def _sorted_root(self, own: int, opp: int) -> list[Move]:
+        offs, others, quiet = ordered_moves(own, opp)
+        return offs + others + quiet
+
+    def _check_time(self) -> None:
+        if self._stop.is_set() or time.perf_counter() > self._deadline:
+            raise _Timeout
+
+    def _lost(self, own: int) -> bool:
+        return MARBLES_PER_SIDE - own.bit_count() >= self.marbles_to_win
+
+    def _root(self, own, opp, colour, key, depth, moves) -> tuple[int, Move]:
+        alpha, beta = -INFINITY, INFINITY
+        best_move = moves[0]
+        self._path.add(key)
+        try:
+            for index, move in enumerate(moves):
+                child = key ^ _delta(colour, move.own_xor) ^ _delta(1 - colour, move.opp_xor)
+                child ^= ZOBRIST_SIDE
+                new_own, new_opp = own ^ move.own_xor, opp ^ move.opp_xor
+                if index == 0:
+                    score = -self._search(
+                        new_opp, new_own, 1 - colour, child, depth - 1, -beta, -alpha, 1
+                    )
+                else:
+                    score = -self._search(
+                        new_opp, new_own, 1 - colour, child, depth - 1, -alpha - 1, -alpha, 1
+                    )
+                    if alpha < score < beta:
+                        score = -self._search(
+                            new_opp, new_own, 1 - colour, child, depth - 1, -beta, -alpha, 1
+                        )
+                if score > alpha:
+                    alpha, best_move = score, move
+        finally:
+            self._path.discard(key)
+        self.table[key] = (depth, EXACT, alpha, best_move)
+        return alpha, best_move
+
+    def _search(self, own, opp, colour, key, depth, alpha, beta, ply) -> int:
+        self.nodes += 1
+        if self.nodes % CHECK_EVERY == 0:
+            self._check_time()
+        if self._lost(own):
+            return -WIN + ply
+        if key in self._path:
+            return 0  # a repetition on the path: a draw (the server's rule)
+        if depth <= 0:
+            return self._quiescence(own, opp, alpha, beta, ply, 6)
+        entry = self.table.get(key)
+        table_move = None
+        if entry is not None:
+            entry_depth, flag, value, table_move = entry
+            if entry_depth >= depth:
+                if flag == EXACT:
+                    return value
+                if flag == LOWER and value >= beta:
+                    return value
+                if flag == UPPER and value <= alpha:
+                    return value
+        offs, others, quiet = ordered_moves(own, opp)
+        if not offs and not others and not quiet:
+            return -WIN + ply  # no legal move loses (the server's rule)
+        killers = self.killers[ply] if ply < 128 else [None, None]
+        history = self.history
+        if len(quiet) > 1:
+            quiet.sort(key=lambda m: history.get(m, 0), reverse=True)
+        front = [m for m in killers if m is not None and m in quiet]
+        if front:
+            quiet = front + [m for m in quiet if m not in front]
+        moves = offs + others + quiet
+        if table_move is not None and table_move in moves:
+            moves.remove(table_move)
+            moves.insert(0, table_move)
+        original_alpha = alpha
+        best, best_move = -INFINITY, None
+        other_colour = 1 - colour
+        self._path.add(key)
+        try:
+            for index, move in enumerate(moves):
+                child = key ^ _delta(colour, move.own_xor) ^ _delta(other_colour, move.opp_xor)
+                child ^= ZOBRIST_SIDE
+                new_own, new_opp = own ^ move.own_xor, opp ^ move.opp_xor
+                if index == 0:
+                    score = -self._search(
+                        new_opp, new_own, other_colour, child, depth - 1, -beta, -alpha, ply + 1
+                    )
+                else:
+                    score = -self._search(
+                        new_opp,
+                        new_own,
+                        other_colour,
+                        child,
+                        depth - 1,
+                        -alpha - 1,
+                        -alpha,
+                        ply + 1,
+                    )
+                    if alpha < score < beta:
+                        score = -self._search(
+                            new_opp, new_own, other_colour, child, depth - 1, -beta, -alpha, ply + 1
+                        )
+                if score > best:
+                    best, best_move = score, move
+                    if score > alpha:
+                        alpha = score
+                        if alpha >= beta:
+                            if not move.pushed and ply < 128:
+                                if killers[0] != move:
+                                    killers[1] = killers[0]
+                                    killers[0] = move
+                                history[move] = history.get(move, 0) + depth * depth
+                            break
+        finally:
+            self._path.discard(key)
+        flag = UPPER if best <= original_alpha else LOWER if best >= beta else EXACT
+        self.table[key] = (depth, flag, best, best_move)
+        return best
+
+    def _quiescence(self, own, opp, alpha, beta, ply, budget) -> int:
+        """Stand pat on the evaluation, or play push-offs (and, while ``budget`` lasts, other
+        pushes) until the position is quiet."""
+        self.nodes += 1
+        if self.nodes % CHECK_EVERY == 0:
+            self._check_time()
+        if self._lost(own):
+            return -WIN + ply
+        stand = evaluate(own, opp)
+        if stand >= beta:
+            return stand
+        if stand > alpha:
+            alpha = stand
+        if budget <= 0:
+            return alpha
+        offs, others = pushes(own, opp)
+        moves = offs if budget < 4 else offs + others
+        for move in moves:
+            score = -self._quiescence(
+                opp ^ move.opp_xor, own ^ move.own_xor, -beta, -alpha, ply + 1, budget - 1
+            )
+            if score >= beta:
+                return score
+            if score > alpha:
+                alpha = score
+        return alpha
+
+    def _principal_variation(self, position: Position, depth: int) -> list[str]:
+        line: list[str] = []
+        own, opp = position.own_and_opponent_bits()
+        colour = 0 if position.side_to_move == BLACK else 1
+        key = zobrist(position)
+        seen = set()
+        for _ in range(depth):
+            entry = self.table.get(key)
+            if entry is None or entry[3] is None or key in seen:
+                break
+            seen.add(key)
+            move = entry[3]
+            if not move.is_legal_in(own, opp):
+                break
+            line.append(move.notation)
+            key ^= _delta(colour, move.own_xor) ^ _delta(1 - colour, move.opp_xor) ^ ZOBRIST_SIDE
+            own, opp = opp ^ move.opp_xor, own ^ move.own_xor
+            colour = 1 - colour
+        return line
+
+
+# --- levels ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Level:
+    number: int
+    name: str
+    depth: int  # 0: no search (levels 1-2)
+    seconds: float  # the most it thinks on a move (the clock may give it less)
+    noise: int  # random noise added to scores at the root, in evaluation units
+
+
+LEVELS = {
+    1: Level(1, "Beginner: moves at random", 0, 0.0, 0),
+    2: Level(2, "Novice: takes what it sees", 0, 0.0, 400),
+    3: Level(3, "Casual: looks one move ahead", 1, 0.3, 60),
+    4: Level(4, "Club player: two moves ahead", 2, 0.6, 20),
+    5: Level(5, "Strong club player", 3, 1.0, 0),
+    6: Level(6, "Expert", 4, 2.0, 0),
+    7: Level(7, "Master", 5, 3.0, 0),
+    8: Level(8, "Grandmaster: its full search", 64, 5.0, 0),
+}
+
+
+def greedy_move(position: Position, rng: random.Random, noise: int = 0) -> Move | None:
+    """The one-ply choice: a push-off if there is one, else the move with the best evaluation
+    right after it (plus up to ``noise`` at random)."""
+    own, opp = position.own_and_opponent_bits()
+    offs, others, quiet = ordered_moves(own, opp)
+    if offs:
+        return rng.choice(offs)
+    moves = others + quiet
+    if not moves:
+        return None
+    return max(
+        moves,
+        key=lambda m: -evaluate(opp ^ m.opp_xor, own ^ m.own_xor) + rng.randint(0, noise),
+    )
+
+
+def best_move(
+    position: Position,
+    *,
+    level: int = 8,
+    seconds: float | None = None,
+    marbles_to_win: int = 6,
+    searcher: Searcher | None = None,
+    rng: random.Random | None = None,
+    on_iteration: Callable[[Iteration], None] | None = None,
+) -> SearchResult:
+    """The move the computer of ``level`` (1-8) plays in ``position``; ``seconds`` caps its
+    thinking time (default: the level's)."""
+    if level not in LEVELS:
+        raise ValueError(f"level must be from 1 to 8, not {level!r}")
+    spec = LEVELS[level]
+    rng = rng or random.Random()
+    if spec.depth == 0:
+        own, opp = position.own_and_opponent_bits()
+        if level == 1:
+            offs, others, quiet = ordered_moves(own, opp)
+            moves = offs + others + quiet
+            move = rng.choice(moves) if moves else None
+        else:
+            move = greedy_move(position, rng, spec.noise)
+        return SearchResult(move, 0, 0, [move.notation] if move else [])
+    searcher = searcher or Searcher(marbles_to_win=marbles_to_win, seed=rng.randrange(2**32))
+    budget = spec.seconds if seconds is None else min(seconds, spec.seconds)
+    if level == 8 and seconds is not None:
+        budget = seconds
+    result = searcher.search(
+        position, seconds=budget, max_depth=spec.depth, on_iteration=on_iteration
+    )
+    if spec.noise and result.move is not None:
+        # weaker levels: a near-equal alternative now and then (scored at depth 1)
+        own, opp = position.own_and_opponent_bits()
+        offs, others, quiet = ordered_moves(own, opp)
+        scored = [
+            (-evaluate(opp ^ m.opp_xor, own ^ m.own_xor) + rng.randint(0, spec.noise), m)
+            for m in offs + others + quiet
+        ]
+        best_static = max(scored, key=lambda pair: pair[0])[1]
+        if rng.random() < 0.25 and not offs:
+            result.move = best_static
+    return result

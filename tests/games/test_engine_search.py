@@ -1,0 +1,149 @@
+"""The computer opponent's search (games.engine.search): tactics in every orientation of the
+board, defence against a winning push-off, the incremental hash, stopping, levels, the CLI."""
+
+import random
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+from games.engine import Position, apply_move, start_position
+from games.engine.board import symmetry_maps
+from games.engine.search import (
+    LEVELS,
+    ZOBRIST_SIDE,
+    Searcher,
+    _delta,
+    best_move,
+    evaluate,
+    ordered_moves,
+    zobrist,
+)
+
+#: Black to move pushes White's sixth marble off: e3 e2 push e1 off the west edge.
+WIN_NOW = "b|a1,a2,a3,a4,a5,b1,b2,b3,b4,b5,b6,c3,e2,e3|e1,h5,h6,h7,i5,i6,i7,i8,i9"
+#: Black has lost five; White threatens e3e2 pushing Black's e1 off: Black must answer.
+DEFEND = "b|e1,h5,h6,h7,i5,i6,i7,i8,i9|a1,a2,a3,a4,a5,b1,b2,b3,b4,b5,b6,c3,e2,e3"
+
+
+def transformed(text: str, mapping: dict[str, str]) -> Position:
+    position = Position.from_string(text)
+    return Position.from_cells(
+        position.side_to_move,
+        [mapping[c] for c in position.black_cells],
+        [mapping[c] for c in position.white_cells],
+    )
+
+
+def winning_push_offs(position: Position, marbles_to_win: int = 6) -> list[str]:
+    own, opp = position.own_and_opponent_bits()
+    offs = ordered_moves(own, opp)[0]
+    other = position.white_cells if position.side_to_move == "b" else position.black_cells
+    return [m.notation for m in offs if 14 - len(other) + 1 >= marbles_to_win]
+
+
+@pytest.mark.parametrize("mapping", symmetry_maps(), ids=lambda m: f"a1->{m['a1']},e1->{m['e1']}")
+def test_the_sixth_push_off_is_found_in_every_orientation(mapping):
+    position = transformed(WIN_NOW, mapping)
+    wins = winning_push_offs(position)
+    assert wins, "the tactic must survive the symmetry"
+    result = best_move(position, level=8, seconds=3)
+    assert result.move.notation in wins
+    after, outcome = apply_move(position, result.move)
+    assert outcome.is_push_off and after.pushed_off("w") == 6
+
+
+@pytest.mark.parametrize("mapping", symmetry_maps()[::3], ids=lambda m: f"a1->{m['a1']}")
+def test_a_winning_push_off_threat_is_stopped(mapping):
+    position = transformed(DEFEND, mapping)
+    threat = winning_push_offs(position.with_side_to_move("w"))
+    assert threat
+    result = best_move(position, level=8, seconds=3)
+    after, _ = apply_move(position, result.move)
+    assert winning_push_offs(after) == []
+
+
+def test_the_incremental_hash_is_the_hash_of_the_position():
+    rng = random.Random(4)
+    for start in ("standard", "belgian", "german"):
+        position = start_position(start)
+        key = zobrist(position)
+        for _ in range(60):
+            own, opp = position.own_and_opponent_bits()
+            offs, others, quiet = ordered_moves(own, opp)
+            moves = offs + others + quiet
+            if not moves:
+                break
+            move = rng.choice(offs or moves)
+            colour = 0 if position.side_to_move == "b" else 1
+            key ^= _delta(colour, move.own_xor) ^ _delta(1 - colour, move.opp_xor) ^ ZOBRIST_SIDE
+            position, _ = apply_move(position, move)
+            assert key == zobrist(position)
+
+
+def test_the_evaluation_is_antisymmetric_and_counts_marbles_first():
+    rng = random.Random(9)
+    position = start_position("belgian")
+    for _ in range(40):
+        own, opp = position.own_and_opponent_bits()
+        assert evaluate(own, opp) == -evaluate(opp, own)
+        position, _ = apply_move(position, rng.choice(position.legal_moves()))
+    up = Position.from_string(WIN_NOW)
+    own, opp = up.own_and_opponent_bits()
+    assert evaluate(own, opp) > 4000  # five marbles up
+
+
+def test_ordered_moves_are_the_legal_moves_push_offs_first():
+    position = Position.from_string(WIN_NOW)
+    offs, others, quiet = ordered_moves(*position.own_and_opponent_bits())
+    assert sorted(m.notation for m in offs + others + quiet) == sorted(
+        m.notation for m in position.legal_moves()
+    )
+    assert all(m.pushed_off for m in offs) and all(m.pushed and not m.pushed_off for m in others)
+    assert not any(m.pushed for m in quiet)
+
+
+def test_a_search_can_be_stopped_from_another_thread_and_still_answers():
+    searcher = Searcher()
+    timer = threading.Timer(0.3, searcher.stop)
+    started = time.perf_counter()
+    timer.start()
+    result = searcher.search(start_position("german"), seconds=60)
+    assert time.perf_counter() - started < 10
+    assert result.move in start_position("german").legal_moves()
+
+
+@pytest.mark.parametrize("level", sorted(LEVELS))
+def test_every_level_plays_a_legal_move(level):
+    position = start_position("standard")
+    result = best_move(position, level=level, seconds=0.5, rng=random.Random(level))
+    assert result.move in position.legal_moves()
+
+
+def test_a_level_out_of_range_is_refused():
+    with pytest.raises(ValueError):
+        best_move(start_position("standard"), level=9)
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "games.engine", *args], capture_output=True, text=True, timeout=60
+    )
+
+
+def test_the_command_line_bestmove_and_analyse():
+    done = run_cli("bestmove", WIN_NOW, "--seconds", "2")
+    assert done.returncode == 0
+    move, position = done.stdout.strip().splitlines()[-1].split(" ")
+    assert move == "e3e2" and Position.from_string(position).pushed_off("w") == 6
+    analysed = run_cli("analyse", "standard", "--seconds", "1")
+    lines = analysed.stdout.strip().splitlines()
+    assert analysed.returncode == 0 and lines[0].startswith("depth 1 score ")
+    assert " pv " in lines[-2] and lines[-1].startswith("best ")
+    for bad in (["bestmove", "standard", "--level", "0"], ["bestmove", "x|y"], ["analyse"]):
+        refused = run_cli(*bad)
+        assert refused.returncode == 2 and refused.stderr.startswith("error:")
+    three = run_cli("bestmove", "three", "--seconds", "1")
+    assert three.returncode == 0 and three.stdout.count("|") == 3

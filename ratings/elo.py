@@ -221,3 +221,36 @@ _DP = [
 def _dp(fraction: float) -> int:
     index = int(Decimal(str(fraction * 100)).quantize(Decimal("1"), rounding=ROUND_HALF_UP))
     return _DP[max(0, min(100, index))]
+
+
+#: The rating category of three- and four-player games (multiplayer.Table).
+MULTI_CATEGORY = "multi"
+#: Every category a player can be rated in: the two-player speeds, then ``multi``.
+ALL_CATEGORIES = (*CATEGORIES, MULTI_CATEGORY)
+
+
+def rate_ranking(states: list[PlayerState], places: list[int]) -> list[int]:
+    """The rating changes of the players of one N-player game from its final ranking.
+
+    Pairwise Elo: each pair of players counts as one game between them, won by the better
+    place (equal places: a draw), every expectation taken from the pre-game ratings; each
+    player's K (as for two players) is scaled by 1/(N-1), and their changes over the N-1
+    pairs are summed before rounding once. So a player who beats everyone gains what one
+    win would bring against the field's average opposition, not N-1 wins.
+    """
+    if len(states) != len(places) or len(states) < 2:
+        raise ValueError("one place per player, at least two players")
+    others = len(states) - 1
+    deltas = []
+    for i, me in enumerate(states):
+        k = k_factor(games_played=me.games, reached_2400=me.reached_2400) / others
+        exact = 0.0
+        for j, them in enumerate(states):
+            if i == j:
+                continue
+            score = 1.0 if places[i] < places[j] else 0.5 if places[i] == places[j] else 0.0
+            exact += k * (score - expected_score(me.rating, them.rating))
+        deltas.append(
+            int(Decimal(str(round(exact, 9))).quantize(Decimal("1"), rounding=ROUND_HALF_UP))
+        )
+    return deltas

@@ -277,6 +277,8 @@ def _store_ratings(states, peaks, last_at, full: bool) -> None:
         row.last_game_at = last_at.get(key, row.last_game_at)
     if full:  # players with no rated result left go back to the start
         for key, row in existing.items():
+            if key[1] == elo.MULTI_CATEGORY:
+                continue  # three/four-player ratings are not in this history (multiplayer)
             if key not in states and (row.games or row.rating != settings.RATING_DEFAULT):
                 row.rating = row.peak = settings.RATING_DEFAULT
                 row.games, row.reached_2400, row.last_game_at = 0, False, None

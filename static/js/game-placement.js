@@ -1,0 +1,39 @@
+/* Sumito: the placement phase of the placement variant on the live game page. Plain ES2019.
+ *
+ * A game with the "placement" start begins on an empty board; Black and White place their
+ * marbles one a turn (notation @e5) before the first move. The state says so in `placement`
+ * ({black_left, white_left}: marbles each side has still to place; null otherwise) and lists
+ * the placements as its legal moves, so game.js lets a click on an empty cell play one. This
+ * script only says what is going on: "Place a marble (n left)".
+ */
+(function () {
+  "use strict";
+
+  const game = window.SumitoGame;
+  const hint = document.getElementById("placement-hint");
+  if (!game || !hint) return;
+  const input = document.getElementById("move-input");
+  const placeholder = input ? input.placeholder : "";
+  const COLOUR_NAME = { b: gettext("Black"), w: gettext("White") };
+  // Translated by the JavaScript catalog (/jsi18n/), loaded before every script.
+  const format = (text, values) => interpolate(text, values, true);
+
+  function render(state) {
+    const phase = state.status === "started" ? state.placement : null;
+    hint.hidden = !phase;
+    if (input) input.placeholder = phase ? gettext("e.g. @e5") : placeholder;
+    if (!phase) {
+      hint.textContent = "";
+      return;
+    }
+    const side = state.side_to_move;
+    const left = side === "b" ? phase.black_left : phase.white_left;
+    hint.dataset.left = String(left);
+    hint.textContent = game.myTurn()
+      ? format(gettext("Place a marble (%(left)s left): click an empty cell."), { left })
+      : format(gettext("%(colour)s places a marble (%(left)s left)."), { colour: COLOUR_NAME[side], left });
+  }
+
+  render(game.state());
+  game.onState((state) => render(state));
+})();

@@ -1,4 +1,4 @@
-"""API of the public game archive."""
+"""API of the game archive (public games) and of a player's imported games."""
 
 from django.urls import path
 
@@ -17,4 +17,15 @@ urlpatterns = [
         name="api-archive-replay",
     ),
     path("import/", archive_api.RecordImportView.as_view(), name="api-archive-import"),
+    path("imported/", archive_api.ImportedGameListView.as_view(), name="api-archive-imported-list"),
+    path(
+        "imported/<int:imported_id>/",
+        archive_api.ImportedGameDetailView.as_view(),
+        name="api-archive-imported",
+    ),
+    path(
+        "imported/<int:imported_id>/record/",
+        archive_api.ImportedGameRecordView.as_view(),
+        name="api-archive-imported-record",
+    ),
 ]

@@ -1,5 +1,6 @@
 """The archive's search: one form for the page, the API and downloads (GET data), and the
-validated filters it gives the selectors. Also the form of the record import page."""
+validated filters it gives the selectors. Also the forms of the record import pages (a
+director's, to a tournament board; a player's, into their own archive)."""
 
 from __future__ import annotations
 
@@ -7,17 +8,20 @@ from dataclasses import dataclass
 from datetime import date
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from accounts.models import User
 from accounts.selectors import find_player
 from clubs.models import Club
+from games import engine
 from games.models import START_CHOICES, Game
 from tournaments.models import Tournament
 
 RESULT_CHOICES = [
-    ("1-0", "1-0 (Black won)"),
-    ("0-1", "0-1 (White won)"),
-    ("1/2-1/2", "½-½ (draw)"),
+    ("1-0", _("1-0 (Black won)")),
+    ("0-1", _("0-1 (White won)")),
+    ("1/2-1/2", _("½-½ (draw)")),
 ]
 #: The terminations a search can ask for (an aborted game has no result to search by).
 TERMINATIONS = [value for value in Game.Termination.values if value != "aborted"]
@@ -27,6 +31,15 @@ NO = ("0", "false", "no", "off")
 NOT_FOUND = "not_found"
 #: The largest record file the import page takes.
 MAX_RECORD_BYTES = 200_000
+#: The longest record text the import takes (page and API).
+MAX_RECORD_CHARS = 200_000
+#: The starts a personal import offers when the record has no Start header.
+START_LABELS = {
+    "standard": _("Standard"),
+    "belgian": _("Belgian Daisy"),
+    "german": _("German Daisy"),
+    "placement": _("Alternate placement (empty board)"),
+}
 
 
 @dataclass(frozen=True)
@@ -57,7 +70,9 @@ class _YesNoField(forms.CharField):
             return True
         if text in NO:
             return False
-        raise forms.ValidationError(f"'{text}' is not yes or no.", code="invalid")
+        raise forms.ValidationError(
+            _("'%(text)s' is not yes or no.") % {"text": text}, code="invalid"
+        )
 
 
 class _YesNoCheckbox(forms.CheckboxInput):
@@ -74,32 +89,52 @@ _DATE_INPUT = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
 class ArchiveSearchForm(forms.Form):
     """The archive's filters, the same on the page, in the API and for downloads (GET data)."""
 
-    player = forms.CharField(required=False, max_length=150, help_text="username, either colour")
-    opponent = forms.CharField(
-        required=False, max_length=150, help_text="with player: head to head"
+    player = forms.CharField(
+        required=False, max_length=150, label=_("Player"), help_text=_("username, either colour")
     )
-    club = forms.CharField(required=False, max_length=100, help_text="club slug")
-    tournament = forms.CharField(required=False, max_length=100, help_text="tournament slug")
-    start = forms.ChoiceField(required=False, choices=[("", "any")] + START_CHOICES)
-    result = forms.ChoiceField(required=False, choices=[("", "any")] + RESULT_CHOICES)
+    opponent = forms.CharField(
+        required=False,
+        max_length=150,
+        label=_("Opponent"),
+        help_text=_("with player: head to head"),
+    )
+    club = forms.CharField(
+        required=False, max_length=100, label=_("Club"), help_text=_("club slug")
+    )
+    tournament = forms.CharField(
+        required=False, max_length=100, label=_("Tournament"), help_text=_("tournament slug")
+    )
+    start = forms.ChoiceField(
+        required=False,
+        label=pgettext_lazy("start position", "Start"),
+        choices=[("", _("any"))] + START_CHOICES,
+    )
+    result = forms.ChoiceField(
+        required=False, label=_("Result"), choices=[("", _("any"))] + RESULT_CHOICES
+    )
     termination = forms.ChoiceField(
         required=False,
-        choices=[("", "any")]
+        label=_("Termination"),
+        choices=[("", _("any"))]
         + [(value, label) for value, label in Game.Termination.choices if value in TERMINATIONS],
     )
     rated = _YesNoField(
         required=False,
-        widget=forms.Select(choices=[("", "any"), ("yes", "rated"), ("no", "casual")]),
+        label=_("Rated"),
+        widget=forms.Select(choices=[("", _("any")), ("yes", _("rated")), ("no", _("casual"))]),
     )
     # "from" is a Python keyword: the fields are read from the data under these names.
     date_from = forms.DateField(
-        required=False, label="Ended from", help_text="YYYY-MM-DD", widget=_DATE_INPUT
+        required=False, label=_("Ended from"), help_text=_("YYYY-MM-DD"), widget=_DATE_INPUT
     )
     date_to = forms.DateField(
-        required=False, label="Ended to", help_text="YYYY-MM-DD, included", widget=_DATE_INPUT
+        required=False,
+        label=_("Ended to"),
+        help_text=_("YYYY-MM-DD, included"),
+        widget=_DATE_INPUT,
     )
     include_aborted = _YesNoField(
-        required=False, label="Include aborted games", widget=_YesNoCheckbox
+        required=False, label=_("Include aborted games"), widget=_YesNoCheckbox
     )
 
     #: Query-string names of the fields whose form name differs.
@@ -122,7 +157,9 @@ class ArchiveSearchForm(forms.Form):
             return None
         user = find_player(username)
         if user is None:
-            self._missing(field, f"There is no player called '{username}'.")
+            self._missing(
+                field, _("There is no player called '%(username)s'.") % {"username": username}
+            )
         return user
 
     def _missing(self, field: str, message: str) -> None:
@@ -146,19 +183,23 @@ class ArchiveSearchForm(forms.Form):
         if data.get("club"):
             data["club_obj"] = Club.objects.filter(slug=data["club"]).first()
             if data["club_obj"] is None:
-                self._missing("club", f"There is no club '{data['club']}'.")
+                self._missing("club", _("There is no club '%(club)s'.") % {"club": data["club"]})
         data["tournament_obj"] = None
         if data.get("tournament"):
             data["tournament_obj"] = Tournament.objects.filter(slug=data["tournament"]).first()
             if data["tournament_obj"] is None:
-                self._missing("tournament", f"There is no tournament '{data['tournament']}'.")
+                self._missing(
+                    "tournament",
+                    _("There is no tournament '%(tournament)s'.")
+                    % {"tournament": data["tournament"]},
+                )
         if (
             self.strict_dates
             and data.get("date_from")
             and data.get("date_to")
             and data["date_from"] > data["date_to"]
         ):
-            self.add_error("date_to", "The end date is before the start date.")
+            self.add_error("date_to", _("The end date is before the start date."))
         return data
 
     def filters(self) -> ArchiveFilters:
@@ -191,21 +232,44 @@ class ArchiveSearchForm(forms.Form):
 class RecordImportForm(forms.Form):
     record = forms.CharField(
         required=False,
+        max_length=MAX_RECORD_CHARS,
         widget=forms.Textarea(attrs={"rows": 14, "spellcheck": "false", "class": "record-text"}),
-        help_text="Paste the record (headers, a blank line, the moves), or upload it below.",
+        label=_("Record"),
+        help_text=_("Paste the record (headers, a blank line, the moves), or upload it below."),
     )
-    upload = forms.FileField(required=False, label="Or upload a record file")
+    upload = forms.FileField(required=False, label=_("Or upload a record file"))
 
     def clean(self):
         data = super().clean()
         upload = data.get("upload")
         if upload:
             if upload.size > MAX_RECORD_BYTES:
-                raise forms.ValidationError("The file is too large for one game record.")
+                raise forms.ValidationError(_("The file is too large for one game record."))
             try:
                 data["record"] = upload.read().decode("utf-8-sig")
             except UnicodeDecodeError:
-                raise forms.ValidationError("The file is not UTF-8 text.") from None
+                raise forms.ValidationError(_("The file is not UTF-8 text.")) from None
         if not (data.get("record") or "").strip():
-            raise forms.ValidationError("Paste a record or upload a file.")
+            raise forms.ValidationError(_("Paste a record or upload a file."))
         return data
+
+
+class PersonalImportForm(RecordImportForm):
+    """A player's import into their own archive: a record in any published form, and the start
+    to use when it has no Start header."""
+
+    start = forms.ChoiceField(
+        required=False,
+        label=pgettext_lazy("start position", "Start"),
+        choices=[("", _("As the record says (Standard if it does not)"))]
+        + [(name, START_LABELS.get(name, name.title())) for name in engine.START_NAMES],
+        help_text=_("Used only when the record has no Start header."),
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["record"].help_text = _(
+            "Paste the record as it was published: headers optional, move numbers optional "
+            "(1.a1b2 i5h5 2. a2b3 ...), any case, comments between { and } ignored. Or upload it."
+        )
+        self.order_fields(["record", "start", "upload"])

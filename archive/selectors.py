@@ -15,6 +15,8 @@ Decisions:
   as finished games.
 * **Imported games** (``tournaments.services.board_record_import``) are finished, *unrated* (the
   board's result is what the tournament rates), played "now" and have no known clock.
+* **A player's imported games** (:class:`archive.models.ImportedGame`) are not in the search:
+  they are private to their owner; anyone else asking for one is told it is not there (404).
 """
 
 from __future__ import annotations
@@ -24,13 +26,16 @@ from datetime import date, datetime, time, timedelta
 from django.db.models import Q, QuerySet
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from abalone_site.errors import NotFound
 from archive.forms import ArchiveFilters
+from archive.models import ImportedGame
 from clubs.models import Membership
 from games import engine
 from games.models import Game, Move
 from games.records import RECORD_RELATIONS, tournament_board_of
+from games.selectors import PLACEMENT_PLIES
 from ratings.models import RatingChange
 
 PAGE_SIZE = 50
@@ -80,7 +85,7 @@ def archive_games(filters: ArchiveFilters) -> QuerySet[Game]:
 def archive_game(game_id: int) -> Game:
     game = Game.objects.select_related(*RECORD_RELATIONS).filter(pk=game_id).first()
     if game is None:
-        raise NotFound(f"There is no game {game_id}.")
+        raise NotFound(_("There is no game %(game_id)s.") % {"game_id": game_id})
     return game
 
 
@@ -143,26 +148,45 @@ def shown_as_aborted(game: Game) -> bool:
 def result_text(game: Game) -> str:
     """How the game ended, in words: "White wins by resignation", "Draw agreed", ..."""
     if game.status == Game.Status.STARTED:
-        return "In progress"
-    winner = {"1-0": "Black", "0-1": "White"}.get(game.result)
-    loser = "White" if winner == "Black" else "Black"
-    if game.aborted_unplayed and winner:
-        board = " (a forfeit on the tournament board)" if game.termination == "forfeit" else ""
-        return f"Game aborted: {loser} did not make a first move{board}"
+        return _("In progress")
+    if game.aborted_unplayed and game.result in ("1-0", "0-1"):
+        loser = _("White") if game.result == "1-0" else _("Black")
+        if game.termination == "forfeit":
+            return _(
+                "Game aborted: %(loser)s did not make a first move (a forfeit on the tournament "
+                "board)"
+            ) % {"loser": loser}
+        return _("Game aborted: %(loser)s did not make a first move") % {"loser": loser}
     if game.status == Game.Status.ABORTED:
-        return "Game aborted"
-    texts = {
-        "marbles": f"{winner} wins by marbles pushed off",
-        "resignation": f"{winner} wins by resignation",
-        "time": f"{winner} wins on time",
-        "agreement": "Draw agreed",
-        "repetition": "Draw by threefold repetition",
-        "move_cap": f"{winner} wins at the move limit" if winner else "Draw at the move limit",
-        "no_legal_moves": f"{winner} wins: {loser} has no legal move",
-        "abandoned": f"{winner} wins: {loser} did not make a first move",
-        "forfeit": f"{winner} wins by forfeit" if winner else "Forfeit",
+        return _("Game aborted")
+    text = ending_text(game.result, game.termination)
+    if not text and game.termination == "forfeit":
+        return _("Forfeit")
+    return text
+
+
+def ending_text(result: str, termination: str) -> str:
+    """A finished game's result and termination in words, in the reader's language."""
+    winner = {"1-0": _("Black"), "0-1": _("White")}.get(result)
+    if winner is None:
+        draws = {
+            "agreement": _("Draw agreed"),
+            "repetition": _("Draw by threefold repetition"),
+            "move_cap": _("Draw at the move limit"),
+        }
+        return draws.get(termination, "" if termination == "forfeit" else _("Draw"))
+    loser = _("White") if result == "1-0" else _("Black")
+    names = {"winner": winner, "loser": loser}
+    wins = {
+        "marbles": _("%(winner)s wins by marbles pushed off"),
+        "resignation": _("%(winner)s wins by resignation"),
+        "time": _("%(winner)s wins on time"),
+        "move_cap": _("%(winner)s wins at the move limit"),
+        "no_legal_moves": _("%(winner)s wins: %(loser)s has no legal move"),
+        "abandoned": _("%(winner)s wins: %(loser)s did not make a first move"),
+        "forfeit": _("%(winner)s wins by forfeit"),
     }
-    return texts.get(game.termination) or (f"{winner} wins" if winner else "Draw")
+    return wins.get(termination, _("%(winner)s wins")) % names
 
 
 def clocks_known(game: Game, moves: list[Move]) -> bool:
@@ -187,16 +211,19 @@ def replay_data(game: Game, moves: list[Move] | None = None) -> dict:
     initial_ms = game.base_seconds * 1000 if known else None
     clock = {"b": initial_ms, "w": initial_ms}
 
+    placing = PLACEMENT_PLIES if game.start == "placement" else 0
+
     def frame(position_text: str, move: Move | None) -> dict:
         position = engine.Position.from_string(position_text)
+        in_phase = (move.ply if move else 0) < placing  # the board is still filling up
         return {
             "ply": move.ply if move else 0,
             "position": position_text,
             "side_to_move": position.side_to_move,
             "black_ms": clock["b"],
             "white_ms": clock["w"],
-            "black_lost": position.pushed_off(engine.BLACK),
-            "white_lost": position.pushed_off(engine.WHITE),
+            "black_lost": 0 if in_phase else position.pushed_off(engine.BLACK),
+            "white_lost": 0 if in_phase else position.pushed_off(engine.WHITE),
         }
 
     frames = [frame(game.start_position, None)]
@@ -225,3 +252,110 @@ def replay_data(game: Game, moves: list[Move] | None = None) -> dict:
         ],
         "frames": frames,
     }
+
+
+# --- a player's imported games ------------------------------------------------------------------
+
+
+def imported_games_of(owner) -> QuerySet[ImportedGame]:
+    """``owner``'s imported games, newest first (index ``imported_owner_newest``)."""
+    return ImportedGame.objects.filter(owner=owner).order_by("-created_at", "-id")
+
+
+def imported_game_of(owner, imported_id: int) -> ImportedGame:
+    """One of ``owner``'s imported games; anyone else's is "not there" (imports are private)."""
+    imported = ImportedGame.objects.filter(owner=owner, pk=imported_id).first()
+    if imported is None:
+        raise NotFound(
+            _("There is no imported game %(imported_id)s in your archive.")
+            % {"imported_id": imported_id}
+        )
+    return imported
+
+
+def imported_row(imported: ImportedGame) -> dict:
+    """One imported game in a list, as the API sends it."""
+    return {
+        "id": imported.pk,
+        "black": imported.black_name,
+        "white": imported.white_name,
+        "event": imported.event,
+        "date": imported.date,
+        "start": imported.start,
+        "marbles_to_win": imported.marbles_to_win,
+        "result": imported.result or None,
+        "termination": imported.termination or None,
+        "plies": imported.plies,
+        "position": imported.position,
+        "filled_headers": imported.filled_headers,
+        "rated": False,
+        "created_at": imported.created_at.isoformat(),
+        "url": reverse("archive-imported-replay", args=[imported.pk]),
+        "api_url": reverse("api-archive-imported", args=[imported.pk]),
+        "record_url": reverse("api-archive-imported-record", args=[imported.pk]),
+    }
+
+
+def imported_replay_data(imported: ImportedGame) -> dict:
+    """The replay of an imported game in the shape of :func:`replay_data` (no clocks), replayed
+    from its record: ``frames[k]`` is the position after ply ``k`` (0: the start)."""
+    _headers, game = engine.read_record(imported.record)
+    placements = getattr(game.settings, "placements", 0)  # plies that place, not move
+
+    def frame(ply: int, position: engine.Position) -> dict:
+        placing = ply < placements
+        return {
+            "ply": ply,
+            "position": position.to_string(),
+            "side_to_move": position.side_to_move,
+            "black_ms": None,
+            "white_ms": None,
+            "black_lost": 0 if placing else position.pushed_off(engine.BLACK),
+            "white_lost": 0 if placing else position.pushed_off(engine.WHITE),
+        }
+
+    return {
+        "id": imported.pk,
+        "status": "finished" if game.is_over else "unfinished",
+        "result": game.result,
+        "termination": game.termination,
+        "marbles_to_win": game.settings.marbles_to_win,
+        "clocks_known": False,
+        "moves": [
+            {
+                "ply": ply,
+                "notation": outcome.move.notation,
+                "mover": outcome.mover,
+                "pushed_off": outcome.pushed_off is not None,
+                "clock_ms": None,
+            }
+            for ply, outcome in enumerate(game.outcomes, start=1)
+        ],
+        "frames": [frame(ply, position) for ply, position in enumerate(game.positions)],
+    }
+
+
+def imported_attachment(imported: ImportedGame) -> str:
+    """The ``Content-Disposition`` of an imported game's record download."""
+    return f'attachment; filename="sumito-import-{imported.pk}.txt"'
+
+
+def imported_summary(imported: ImportedGame) -> str:
+    """What an import did, in a sentence or two (the API's ``detail``, the page's message)."""
+    ending = imported.result or _("not finished")
+    text = _("Imported into your archive: %(plies)s plies, %(ending)s.") % {
+        "plies": imported.plies,
+        "ending": ending,
+    }
+    if imported.filled_headers:
+        text += " " + _("Not in the record, so filled in: %(headers)s.") % {
+            "headers": ", ".join(imported.filled_headers)
+        }
+    return text
+
+
+def imported_result_text(imported: ImportedGame) -> str:
+    """How the imported game ended, in words ("Black wins by resignation", "Not finished")."""
+    if not imported.result:
+        return _("Not finished (*)")
+    return ending_text(imported.result, imported.termination) or _("Draw")

@@ -1,4 +1,5 @@
-"""Pages of the public game archive: search, replay, record downloads and the record import."""
+"""Pages of the game archive: search, replay, record downloads and the record imports (a
+director's, to a tournament board; a player's, into their own archive, with its list and replay)."""
 
 from __future__ import annotations
 
@@ -9,10 +10,11 @@ from django.http import HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from abalone_site.errors import NotFound, ServiceError
-from archive import selectors
-from archive.forms import ArchiveSearchForm, RecordImportForm
+from archive import selectors, services
+from archive.forms import START_LABELS, ArchiveSearchForm, PersonalImportForm, RecordImportForm
 from games import records
 from games import selectors as game_selectors
 from games.models import Game
@@ -44,7 +46,7 @@ def archive_download(request):
     if not form.is_valid():
         status = 404 if form.names_only_missing_things() else 400
         return HttpResponse(
-            f"Bad search: {form.error_detail()}\n",
+            _("Bad search: %(problems)s") % {"problems": form.error_detail()} + "\n",
             status=status,
             content_type=RECORD_CONTENT_TYPE,
         )
@@ -74,7 +76,7 @@ def archive_replay(request, game_id: int):
     changes = selectors.rating_changes(game)
     players = [
         {"colour": colour, "name": name, "user": user, "change": changes.get(colour)}
-        for colour, name, user in (("b", "Black", game.black), ("w", "White", game.white))
+        for colour, name, user in (("b", _("Black"), game.black), ("w", _("White"), game.white))
     ]
     board_url = None
     if board is not None:
@@ -107,10 +109,13 @@ def archive_record(request, game_id: int):
     game = _game_or_none(game_id)
     if game is None:
         return HttpResponse(
-            f"There is no game {game_id}.\n", status=404, content_type=RECORD_CONTENT_TYPE
+            _("There is no game %(game_id)s.") % {"game_id": game_id} + "\n",
+            status=404,
+            content_type=RECORD_CONTENT_TYPE,
         )
     response = HttpResponse(records.game_record(game), content_type=RECORD_CONTENT_TYPE)
-    response["Content-Disposition"] = f'inline; filename="sumito-{game.pk}.txt"'
+    # a download, not a page in the tab (the replay page is the page)
+    response["Content-Disposition"] = f'attachment; filename="sumito-{game.pk}.txt"'
     return response
 
 
@@ -126,7 +131,8 @@ def archive_import(request, board_id: int):
             request,
             "403.html",
             {
-                "detail": f"Only the directors of {tournament.name} may import game records.",
+                "detail": _("Only the directors of %(name)s may import game records.")
+                % {"name": tournament.name},
                 "back": tournament,
             },
             status=403,
@@ -154,3 +160,84 @@ def archive_import(request, board_id: int):
         {"form": form, "board": board, "tournament": tournament},
         status=400 if form.errors else 200,
     )
+
+
+# --- a player's imported games ------------------------------------------------------------------
+
+
+@login_required
+def imported_game_import(request):
+    form = PersonalImportForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            imported = services.imported_game_create(
+                owner=request.user,
+                text=form.cleaned_data["record"],
+                start=form.cleaned_data.get("start") or None,
+                now=timezone.now(),
+            )
+        except ServiceError as error:
+            form.add_error(None, error.detail)
+        else:
+            messages.success(request, selectors.imported_summary(imported))
+            return redirect(imported)
+    return render(
+        request,
+        "archive/personal_import.html",
+        {"form": form},
+        status=400 if form.errors else 200,
+    )
+
+
+@login_required
+def imported_game_list(request):
+    games = selectors.imported_games_of(request.user)
+    page = Paginator(games, selectors.PAGE_SIZE).get_page(request.GET.get("page"))
+    return render(request, "archive/imported_list.html", {"page": page})
+
+
+def _imported_or_none(request, imported_id: int):
+    try:
+        return selectors.imported_game_of(request.user, imported_id)
+    except NotFound:
+        return None
+
+
+@login_required
+def imported_game_replay(request, imported_id: int):
+    imported = _imported_or_none(request, imported_id)
+    if imported is None:
+        return render(request, "404.html", {"path": request.path}, status=404)
+    headers = dict(imported.headers)
+    return render(
+        request,
+        "archive/imported_replay.html",
+        {
+            "imported": imported,
+            "players": [
+                ("b", _("Black"), imported.black_name),
+                ("w", _("White"), imported.white_name),
+            ],
+            "headers": headers,
+            "start_label": START_LABELS.get(imported.start, _("Custom start")),
+            "filled": [(tag, headers.get(tag, "")) for tag in imported.filled_headers],
+            "replay": selectors.imported_replay_data(imported),
+            "result_text": selectors.imported_result_text(imported),
+        },
+    )
+
+
+@login_required
+def imported_game_record(request, imported_id: int):
+    imported = _imported_or_none(request, imported_id)
+    if imported is None:
+        return HttpResponse(
+            _("There is no imported game %(imported_id)s in your archive.")
+            % {"imported_id": imported_id}
+            + "\n",
+            status=404,
+            content_type=RECORD_CONTENT_TYPE,
+        )
+    response = HttpResponse(imported.record, content_type=RECORD_CONTENT_TYPE)
+    response["Content-Disposition"] = selectors.imported_attachment(imported)
+    return response

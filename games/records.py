@@ -34,10 +34,15 @@ def notations_of(game: Game) -> list[str]:
 def engine_game_of(game: Game, notations: Iterable[str] | None = None) -> engine.Game:
     """The engine's game: ``game``'s start and rules, its moves replayed (``notations`` in ply
     order when the caller has them, else read), and its end when the server ended it for a
-    reason outside the board (resignation, time, agreement, forfeit)."""
+    reason outside the board (resignation, time, agreement, forfeit).
+
+    A named start is passed by name: the record then names it ("belgian"), and the placement
+    variant needs it (its empty board alone is a position nobody can move in; by name the
+    engine plays the placement phase first). A custom start (``start`` "custom") is passed as
+    the position string the game stored."""
     start = game.start_position
     if game.start in engine.START_NAMES and engine.start_position(game.start).to_string() == start:
-        start = game.start  # the record then names the start ("Belgian daisy")
+        start = game.start
     engine_game = engine.Game(
         start,
         marbles_to_win=game.marbles_to_win,

@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from abalone_site.live import home_group, send_group, site_changed
 from abalone_site.renderers import encode_json
+from games.computer import maybe_move
 from games.models import Game
 from games.selectors import game_state
 
@@ -95,3 +96,4 @@ def publish_game(
         to_move = game.black_id if game.side_to_move == "b" else game.white_id
         turn = {"type": "turn", "game": game_id, "version": game.ply}
         send_group(home_group(to_move), {"type": "user.event", "text": encode_json(turn).decode()})
+        maybe_move(game)  # the computer's turn: a worker thinks (games.computer)

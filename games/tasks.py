@@ -16,3 +16,19 @@ def sweep_flags() -> int:
 @shared_task(name="games.tasks.expire_challenges", ignore_result=True, expires=60)
 def expire_challenges() -> int:
     return services.challenges_expire(now=timezone.now())
+
+
+@shared_task(name="games.tasks.computer_move", ignore_result=True)
+def computer_move(game_id: int, ply: int) -> str | None:
+    """The computer thinks and plays its move in ``game_id`` if still to move at ``ply``."""
+    from games.computer import computer_move_play
+
+    return computer_move_play(game_id=game_id, ply=ply)
+
+
+@shared_task(name="games.tasks.computer_sweep", ignore_result=True, expires=10)
+def computer_sweep() -> int:
+    """Every few seconds (beat): queue again the computer moves whose task was lost."""
+    from games.computer import computer_sweep as sweep
+
+    return sweep(now=timezone.now())

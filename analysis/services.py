@@ -1,0 +1,220 @@
+"""Writes of analyses: ask for one (checked, rate-limited) and run it (the worker's part).
+
+A player may have at most ``ANALYSIS_OPEN_LIMIT`` analyses queued or running, and ask for at most
+``ANALYSIS_PER_HOUR`` an hour (429 otherwise, naming when to retry). Running one is idempotent:
+a task for an analysis already running or done does nothing, so a doubled message costs nothing.
+The search itself is ``games.engine.search`` (pure); the worker writes each finished depth as it
+comes, so the page shows the lines as they deepen.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime, timedelta
+
+from django.db import DatabaseError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext
+
+from abalone_site.errors import Conflict, InvalidInput, NotFound, ServiceError, Unprocessable
+from abalone_site.jobs import enqueue
+from analysis.models import Analysis
+from games import engine
+from games.engine.search import Searcher
+from games.models import Game
+
+logger = logging.getLogger(__name__)
+RUN_TASK = "analysis.tasks.run_analysis"
+ANALYSIS_OPEN_LIMIT = 2
+ANALYSIS_PER_HOUR = 60
+GAME_PLY_SECONDS = 0.15
+GAME_PLY_LIMIT = 400
+
+
+class TooMany(ServiceError):
+    status = 429
+    code = "too_many_analyses"
+
+
+def _check_rate(user, now: datetime) -> None:
+    open_ones = Analysis.objects.filter(
+        requested_by=user, status__in=[Analysis.Status.QUEUED, Analysis.Status.RUNNING]
+    ).count()
+    if open_ones >= ANALYSIS_OPEN_LIMIT:
+        raise TooMany(
+            f"You have {open_ones} analyses running; wait for one to finish (a few seconds)."
+        )
+    recent = Analysis.objects.filter(requested_by=user, created__gte=now - timedelta(hours=1))
+    if recent.count() >= ANALYSIS_PER_HOUR:
+        oldest = recent.order_by("created").first()
+        retry = oldest.created + timedelta(hours=1)
+        raise TooMany(
+            f"At most {ANALYSIS_PER_HOUR} analyses an hour; try again after {retry:%H:%M} UTC."
+        )
+
+
+def parse_position(text: str) -> engine.Position:
+    try:
+        return engine.resolve_start(text.strip())
+    except engine.EngineError as error:
+        raise Unprocessable(
+            gettext("The position is not valid: %(error)s") % {"error": error}, code="bad_position"
+        ) from None
+
+
+def analysis_request(
+    *,
+    user,
+    now: datetime,
+    position: str | None = None,
+    game_id: int | None = None,
+    seconds: float = 3.0,
+    marbles_to_win: int = 6,
+) -> Analysis:
+    """Ask for the analysis of ``position`` (a string) or of the finished game ``game_id``."""
+    if (position is None) == (game_id is None):
+        raise InvalidInput(gettext("Give a position or a game, not both."), code="position_or_game")
+    with transaction.atomic():
+        _check_rate(user, now)
+        if game_id is not None:
+            game = Game.objects.filter(pk=game_id).first()
+            if game is None:
+                raise NotFound(
+                    gettext("There is no game %(game_id)s.") % {"game_id": game_id},
+                    code="unknown_game",
+                )
+            if game.status != Game.Status.FINISHED:
+                raise Conflict(
+                    gettext("Game %(game_id)s is not finished: analyse it when it is over.")
+                    % {"game_id": game_id},
+                    code="game_not_finished",
+                )
+            analysis = Analysis.objects.create(
+                requested_by=user,
+                kind=Analysis.Kind.GAME,
+                game=game,
+                seconds=GAME_PLY_SECONDS,
+                marbles_to_win=game.marbles_to_win,
+                created=now,
+            )
+        else:
+            parsed = parse_position(position)
+            if not parsed.has_legal_move():
+                raise Unprocessable(
+                    gettext("The side to move has no legal move in this position."),
+                    code="bad_position",
+                )
+            analysis = Analysis.objects.create(
+                requested_by=user,
+                kind=Analysis.Kind.POSITION,
+                position=parsed.to_string(),
+                seconds=seconds,
+                marbles_to_win=marbles_to_win,
+                created=now,
+            )
+        enqueue(RUN_TASK, analysis.pk)
+    return analysis
+
+
+def _claim(analysis_id: int) -> Analysis | None:
+    with transaction.atomic():
+        analysis = Analysis.objects.select_for_update().filter(pk=analysis_id).first()
+        if analysis is None or analysis.status != Analysis.Status.QUEUED:
+            return None
+        analysis.status = Analysis.Status.RUNNING
+        analysis.save(update_fields=["status"])
+    return analysis
+
+
+def analysis_run(*, analysis_id: int) -> bool:
+    """The worker's part: run a queued analysis, writing each finished depth (idempotent)."""
+    analysis = _claim(analysis_id)
+    if analysis is None:
+        return False
+    try:
+        if analysis.kind == Analysis.Kind.POSITION:
+            _run_position(analysis)
+        else:
+            _run_game(analysis)
+    except Exception as error:  # the page must learn it failed rather than wait forever
+        Analysis.objects.filter(pk=analysis.pk).update(
+            status=Analysis.Status.FAILED, error=str(error)[:300], finished=timezone.now()
+        )
+        raise
+    return True
+
+
+def _progress(analysis_id: int, result: dict) -> None:
+    """Write the work so far for the page to show: best effort (a write that fails, say on a
+    busy SQLite file, is skipped; the final write carries everything)."""
+    try:
+        Analysis.objects.filter(pk=analysis_id).update(result=dict(result))
+    except DatabaseError:
+        logger.warning("analysis %s: progress not written", analysis_id, exc_info=True)
+
+
+def _run_position(analysis: Analysis) -> None:
+    position = engine.Position.from_string(analysis.position)
+    lines: list[dict] = []
+
+    def save(iteration) -> None:
+        lines.append(
+            {
+                "depth": iteration.depth,
+                "score": iteration.score,
+                "pv": iteration.pv,
+                "nodes": iteration.nodes,
+            }
+        )
+        _progress(analysis.pk, {"lines": lines, "best": iteration.pv[0] if iteration.pv else None})
+
+    result = Searcher(marbles_to_win=analysis.marbles_to_win).search(
+        position, seconds=analysis.seconds, on_iteration=save
+    )
+    best = result.move.notation if result.move else None
+    Analysis.objects.filter(pk=analysis.pk).update(
+        status=Analysis.Status.DONE,
+        result={"lines": lines, "best": best},
+        finished=timezone.now(),
+    )
+
+
+def _run_game(analysis: Analysis) -> None:
+    from games.records import engine_game_of
+
+    engine_game = engine_game_of(analysis.game)
+    searcher = Searcher(marbles_to_win=analysis.marbles_to_win)
+    evaluations = []
+    positions = engine_game.positions[: GAME_PLY_LIMIT + 1]
+    notations = (None, *engine_game.notations)
+    for ply, position in enumerate(positions):
+        placing = engine_game.settings.placement and ply < engine_game.settings.placements
+        if placing or not position.has_legal_move():
+            score = 0
+        else:
+            found = searcher.search(position, seconds=GAME_PLY_SECONDS, max_depth=3)
+            score = found.score if position.side_to_move == engine.BLACK else -found.score
+        evaluations.append(
+            {"ply": ply, "score": score, "move": notations[ply], "position": position.to_string()}
+        )
+        if ply % 10 == 0:
+            _progress(analysis.pk, {"evaluations": evaluations})
+    Analysis.objects.filter(pk=analysis.pk).update(
+        status=Analysis.Status.DONE,
+        result={"evaluations": evaluations, "drops": biggest_drops(evaluations)},
+        finished=timezone.now(),
+    )
+
+
+def biggest_drops(evaluations: list[dict], count: int = 3) -> list[int]:
+    """The plies whose move lost the mover the most (Black's view for Black's moves, White's
+    for White's), at most ``count``, biggest first; only real losses (a drop of a tenth of a
+    marble or more)."""
+    drops = []
+    for before, after in zip(evaluations, evaluations[1:], strict=False):
+        mover_is_black = before["position"].startswith("b")
+        change = after["score"] - before["score"]
+        loss = -change if mover_is_black else change
+        if loss >= 100:
+            drops.append((loss, after["ply"]))
+    return [ply for _, ply in sorted(drops, reverse=True)[:count]]

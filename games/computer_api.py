@@ -1,0 +1,77 @@
+"""API of games against the computer (games.computer): the levels, and a new game."""
+
+from django.utils import timezone
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema
+from rest_framework import permissions, serializers, status
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from abalone_site.serializers import StrictSerializer, TextField
+from abalone_site.throttle import throttle
+from games import computer, selectors
+from games.engine.search import LEVELS
+from games.models import START_CHOICES
+from games.options import DEFAULT_START, PRESETS
+from games.serializers import START_HELP, START_POSITION_HELP
+
+
+class ComputerGameSerializer(StrictSerializer):
+    level = serializers.IntegerField(min_value=1, max_value=8, help_text="1 (random) to 8")
+    colour = serializers.ChoiceField(
+        choices=["black", "white", "random"], default="random", help_text="your colour"
+    )
+    preset = serializers.ChoiceField(choices=list(PRESETS), required=False)
+    base_seconds = serializers.IntegerField(
+        required=False, allow_null=True, min_value=1, max_value=6 * 3600
+    )
+    increment_seconds = serializers.IntegerField(required=False, min_value=0, max_value=600)
+    marbles_to_win = serializers.IntegerField(required=False, min_value=1, max_value=6)
+    start = serializers.ChoiceField(
+        choices=START_CHOICES, default=DEFAULT_START, help_text=START_HELP
+    )
+    start_position = TextField(max_length=200, required=False, help_text=START_POSITION_HELP)
+
+    #: A preset or base_seconds (null: no clock).
+    request_body_required = True
+    request_schema_rules = {
+        "anyOf": [
+            {"required": ["level", "preset"]},
+            {"required": ["level", "base_seconds"]},
+        ]
+    }
+
+
+class ComputerLevelsView(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(responses=OpenApiTypes.OBJECT, description="The computer's eight levels.")
+    def get(self, request):
+        levels = [
+            {"level": spec.number, "name": spec.name, "seconds": spec.seconds}
+            for spec in LEVELS.values()
+        ]
+        return Response({"levels": levels})
+
+
+class ComputerGameView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+    schema_errors = ("422",)  # a start position the rules refuse
+
+    @extend_schema(
+        request=ComputerGameSerializer,
+        responses={201: OpenApiTypes.OBJECT},
+        description="Start an unrated game against the computer; it answers each move from a "
+        "worker, on the server's clock.",
+    )
+    def post(self, request):
+        serializer = ComputerGameSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        throttle(request, "challenges", f"user:{request.user.pk}", what="games")
+        data = dict(serializer.validated_data)
+        level, colour = data.pop("level"), data.pop("colour")
+        now = timezone.now()
+        game = computer.computer_game_create(
+            player=request.user, level=level, colour=colour, choices=data, now=now
+        )
+        return Response(selectors.game_state(game, now=now), status=status.HTTP_201_CREATED)

@@ -15,7 +15,12 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $@
 
+## make install: the virtualenv and, when gettext's msgfmt is there, the translations compiled
+## from locale/*/LC_MESSAGES/*.po (the compiled .mo files are committed, so it is optional)
 install: $(VENV)/.installed
+	@if command -v msgfmt >/dev/null 2>&1; then \
+	  for po in locale/*/LC_MESSAGES/*.po; do msgfmt --check-format -o "$${po%.po}.mo" "$$po" || exit 1; done; \
+	else echo "msgfmt not found: using the compiled translations in locale/ as they are"; fi
 
 migrate: install
 	$(BIN)/python manage.py migrate --noinput
@@ -57,10 +62,10 @@ bench-ratings: install
 
 ## Production shape: run these beside the web processes (REDIS_URL and DATABASE_URL set).
 worker: install
-	$(BIN)/celery -A abalone_site worker --loglevel=info
+	$(BIN)/celery -A abalone_site worker --loglevel=warning
 
 beat: install
-	$(BIN)/celery -A abalone_site beat --loglevel=info
+	$(BIN)/celery -A abalone_site beat --loglevel=warning
 
 clean:
 	rm -rf $(VENV) staticfiles var .pytest_cache

@@ -2,6 +2,7 @@
 
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, JsonResponse
+from django.utils.translation import gettext as _
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -30,7 +31,7 @@ def exception_handler(exc, context):
             response["Retry-After"] = str(retry_after)
         return response
     if isinstance(exc, Http404):
-        exc = exceptions.NotFound(str(exc) or "Not found.")
+        exc = exceptions.NotFound(str(exc) or _("Not found."))
     elif isinstance(exc, PermissionDenied):
         exc = exceptions.PermissionDenied(str(exc) or None)
     response = drf_exception_handler(exc, context)
@@ -50,13 +51,16 @@ def exception_handler(exc, context):
 
 def json_not_found(request, exception=None):
     return JsonResponse(
-        {"error": "not_found", "detail": f"No API endpoint at {request.path}."},
+        {
+            "error": "not_found",
+            "detail": _("No API endpoint at %(path)s.") % {"path": request.path},
+        },
         status=status.HTTP_404_NOT_FOUND,
     )
 
 
 def json_server_error(request):
     return JsonResponse(
-        {"error": "server_error", "detail": "The server failed; the error was logged."},
+        {"error": "server_error", "detail": _("The server failed; the error was logged.")},
         status=status.HTTP_500_INTERNAL_SERVER_ERROR,
     )

@@ -3,6 +3,7 @@ from django.urls import include, path
 from accounts import api as accounts_api
 from clubs import api as clubs_api
 from games import api as games_api
+from games import computer_api
 from notifications import api as notifications_api
 from tournaments import actions as tournament_actions
 from tournaments import api as tournaments_api
@@ -10,6 +11,8 @@ from tournaments import api as tournaments_api
 urlpatterns = [
     path("archive/", include("archive.api_urls")),
     path("ratings/", include("ratings.api_urls")),
+    path("tables/", include("multiplayer.api_urls")),
+    path("analysis/", include("analysis.api_urls")),
     path("me/", accounts_api.MeView.as_view(), name="api-me"),
     path(
         "me/notifications/",
@@ -86,6 +89,8 @@ urlpatterns = [
         name="api-challenge-decline",
     ),
     path("games/", games_api.GameListView.as_view(), name="api-games"),
+    path("computer/levels/", computer_api.ComputerLevelsView.as_view(), name="api-computer-levels"),
+    path("computer/games/", computer_api.ComputerGameView.as_view(), name="api-computer-games"),
     path("games/<int:game_id>/", games_api.GameDetailView.as_view(), name="api-game"),
     path("games/<int:game_id>/moves/", games_api.GameMoveView.as_view(), name="api-game-moves"),
     path("games/<int:game_id>/chat/", games_api.GameChatView.as_view(), name="api-game-chat"),

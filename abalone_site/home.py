@@ -11,6 +11,7 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db.models import Q
+from django.utils.translation import gettext as _
 
 from accounts.models import User
 from clubs.models import Membership
@@ -73,7 +74,7 @@ def my_games(user: User, *, now: datetime) -> list[GameLine]:
             GameLine(
                 game=game,
                 opponent=game.white if mine == "b" else game.black,
-                colour="Black" if mine == "b" else "White",
+                colour=_("Black") if mine == "b" else _("White"),
                 my_turn=game.side_to_move == mine,
                 my_ms=clock.remaining_ms(mine, now) if timed else None,
                 their_ms=clock.remaining_ms("w" if mine == "b" else "b", now) if timed else None,
@@ -116,16 +117,26 @@ def my_next_rounds(user: User) -> list[NextRound]:
             .first()
         )
         if board is None:
-            text = f"waiting for round {tournament.current_round + 1} to be paired"
+            text = _("waiting for round %(round)s to be paired") % {
+                "round": tournament.current_round + 1
+            }
         elif board.white_id is None:
-            text = f"round {board.round.number}: a bye"
+            text = _("round %(round)s: a bye") % {"round": board.round.number}
         elif board.result:
-            text = f"round {board.round.number}: played ({board.result}); next round to come"
+            text = _("round %(round)s: played (%(result)s); next round to come") % {
+                "round": board.round.number,
+                "result": board.result,
+            }
         else:
             other = board.white if board.black_id == entry.pk else board.black
-            colour = "Black" if board.black_id == entry.pk else "White"
+            colour = _("Black") if board.black_id == entry.pk else _("White")
             name = other.user.username if other.user_id else str(other)
-            text = f"round {board.round.number}, board {board.number}: {colour} against {name}"
+            text = _("round %(round)s, board %(board)s: %(colour)s against %(name)s") % {
+                "round": board.round.number,
+                "board": board.number,
+                "colour": colour,
+                "name": name,
+            }
         found.append(NextRound(tournament, board, text))
     return found
 

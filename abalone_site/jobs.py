@@ -90,7 +90,7 @@ class InProcessRunner:
     def _schedule_periodic(self, name: str, task_name: str, every: float) -> None:
         def run_and_reschedule():
             try:
-                registered_task(task_name).apply(throw=True)
+                _run_quietly(name, registered_task(task_name))
             finally:
                 self._push(every, run_and_reschedule, name)
 
@@ -146,6 +146,20 @@ class InProcessRunner:
                 if timeout > 0:
                     self._wakeup.wait(timeout=min(timeout, 1.0))
             self.run_due()
+
+
+def _run_quietly(name: str, task) -> None:
+    """Run a periodic task in this thread and log only what it did.
+
+    The flag sweep runs every second: through Celery's ``apply`` each run logged a "Task ...
+    succeeded" line, so the console of ``make run`` was that line, twice a second. Called
+    directly the task's body runs alone (exceptions reach ``run_due``, which logs them), and a
+    line is written only when the job did something: every periodic task answers how many
+    things it handled (games adjudicated, challenges expired, e-mails sent...).
+    """
+    handled = task()
+    if isinstance(handled, int) and not isinstance(handled, bool) and handled > 0:
+        logger.info("periodic job %s: %d handled", name, handled)
 
 
 _import_lock = threading.Lock()

@@ -2,10 +2,13 @@
 
 from django.http import JsonResponse
 from django.shortcuts import render
+from django.utils.translation import gettext_lazy
 
 from .errors import ServiceError
 
-NUL_DETAIL = "The query string holds a NUL character (%00), which no parameter may contain."
+NUL_DETAIL = gettext_lazy(
+    "The query string holds a NUL character (%00), which no parameter may contain."
+)
 
 
 class RejectNulInQueryMiddleware:

@@ -1,5 +1,6 @@
 """The API's limit/offset pagination: both numbers checked, both bounded."""
 
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter
 from rest_framework.pagination import LimitOffsetPagination
 
@@ -17,7 +18,8 @@ def _whole_number(request, name: str, *, smallest: int) -> int | None:
         value = None
     if value is None or value < smallest:
         raise InvalidInput(
-            f"{name} must be a whole number of at least {smallest}, not '{text[:40]}'.",
+            _("%(name)s must be a whole number of at least %(smallest)s, not '%(value)s'.")
+            % {"name": name, "smallest": smallest, "value": text[:40]},
             code="bad_page",
         )
     return value

@@ -8,6 +8,7 @@ from django.urls import path
 from redis.exceptions import RedisError
 
 from games.consumers import GameConsumer
+from multiplayer.consumers import TableConsumer
 from notifications.consumers import UserConsumer
 
 logger = logging.getLogger(__name__)
@@ -69,4 +70,6 @@ class ChannelLayerOutage:
 websocket_urlpatterns = [
     path("ws/games/<int:game_id>/", ChannelLayerOutage(GameConsumer.as_asgi())),
     path("ws/me/", ChannelLayerOutage(UserConsumer.as_asgi())),
+    path("ws/tables/", ChannelLayerOutage(TableConsumer.as_asgi())),
+    path("ws/tables/<int:table_id>/", ChannelLayerOutage(TableConsumer.as_asgi())),
 ]

@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from django.http import QueryDict
+from django.utils.translation import gettext as _
 from rest_framework import serializers
 
 #: The largest row id (a 64-bit primary key); a request's id field says so, and a JSON number
@@ -32,23 +33,23 @@ def _is_number(value: Any) -> bool:
 def _json_type(field: serializers.Field) -> tuple[str, Callable[[Any], bool]] | None:
     """The JSON type ``field`` takes, as a name and a test; None: any (or its own checks)."""
     if isinstance(field, serializers.BooleanField):
-        return "a boolean", lambda value: isinstance(value, bool)
+        return _("a boolean"), lambda value: isinstance(value, bool)
     if isinstance(field, serializers.IntegerField):
-        return "an integer", _is_int
+        return _("an integer"), _is_int
     if isinstance(field, serializers.FloatField):
-        return "a number", _is_number
+        return _("a number"), _is_number
     if isinstance(field, serializers.ChoiceField) and not isinstance(
         field, serializers.MultipleChoiceField
     ):
         if all(isinstance(choice, str) for choice in field.choices):
-            return "text", lambda value: isinstance(value, str)
+            return _("text"), lambda value: isinstance(value, str)
         return None
     if isinstance(field, serializers.CharField | serializers.DateTimeField | serializers.DateField):
-        return "text", lambda value: isinstance(value, str)
+        return _("text"), lambda value: isinstance(value, str)
     if isinstance(field, serializers.ListField | serializers.ListSerializer):
-        return "a list", lambda value: isinstance(value, list)
+        return _("a list"), lambda value: isinstance(value, list)
     if isinstance(field, serializers.DictField | serializers.BaseSerializer):
-        return "an object", lambda value: isinstance(value, Mapping)
+        return _("an object"), lambda value: isinstance(value, Mapping)
     return None
 
 
@@ -72,7 +73,8 @@ class TextField(serializers.CharField):
         text = super().to_internal_value(data).strip()
         if len(text) < self.min_stripped:
             raise serializers.ValidationError(
-                f"Give at least {self.min_stripped} characters (not counting spaces around them)."
+                _("Give at least %(min_stripped)s characters (not counting spaces around them).")
+                % {"min_stripped": self.min_stripped}
             )
         return text
 
@@ -106,7 +108,10 @@ class StrictTypes:
                     continue  # absent and null: the field's own rules
                 expected = _json_type(field)
                 if expected and not expected[1](data[name]):
-                    errors[name] = [f"Must be {expected[0]}, not {_json_name(data[name])}."]
+                    errors[name] = [
+                        _("Must be %(expected)s, not %(sent)s.")
+                        % {"expected": expected[0], "sent": _json_name(data[name])}
+                    ]
             if errors:
                 raise serializers.ValidationError(errors)
         return super().to_internal_value(data)
@@ -114,14 +119,14 @@ class StrictTypes:
 
 def _json_name(value: Any) -> str:
     if isinstance(value, bool):
-        return "a boolean"
+        return _("a boolean")
     if isinstance(value, int | float):
-        return "a number"
+        return _("a number")
     if isinstance(value, str):
-        return "text"
+        return _("text")
     if isinstance(value, list):
-        return "a list"
-    return "an object" if isinstance(value, Mapping) else type(value).__name__
+        return _("a list")
+    return _("an object") if isinstance(value, Mapping) else type(value).__name__
 
 
 class StrictSerializer(StrictTypes, serializers.Serializer):

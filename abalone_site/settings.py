@@ -83,6 +83,8 @@ INSTALLED_APPS = [
     "ratings",
     "archive",
     "notifications",
+    "multiplayer",
+    "analysis",
 ]
 
 MIDDLEWARE = [
@@ -91,9 +93,14 @@ MIDDLEWARE = [
     "django_permissions_policy.PermissionsPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # After the session, before CommonMiddleware: the cookie or Accept-Language picks the
+    # language of the page and of the API's messages (docs/languages.md).
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Once the user is known: the language chosen on the account wins over cookie and header.
+    "accounts.middleware.AccountLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "abalone_site.middleware.RejectNulInQueryMiddleware",
@@ -114,9 +121,12 @@ TEMPLATES = [
         "OPTIONS": {
             "context_processors": [
                 "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "notifications.context_processors.unread",
+                # the colour theme (cookie): <html data-theme> and the dark stylesheet's media
+                "abalone_site.theme.theme",
             ],
         },
     },
@@ -229,6 +239,8 @@ CELERY_BEAT_SYNC_EVERY = 1
 # Periodic jobs: run by the one Celery beat in production, by the in-process runner otherwise.
 CELERY_BEAT_SCHEDULE = {
     "sweep-flags": {"task": "games.tasks.sweep_flags", "schedule": 1.0},
+    "tables-sweep-flags": {"task": "multiplayer.tasks.sweep_flags", "schedule": 1.0},
+    "computer-sweep": {"task": "games.tasks.computer_sweep", "schedule": 10.0},
     "expire-challenges": {"task": "games.tasks.expire_challenges", "schedule": 30.0},
     "tournaments-move-on": {"task": "tournaments.tasks.move_on", "schedule": 5.0},
     "notify-join-requests": {
@@ -341,7 +353,24 @@ TOURNAMENT_REMINDER_MINUTES = env.int("TOURNAMENT_REMINDER_MINUTES", default=30)
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Sumito <noreply@sumito.localhost>")
 
 # --- I18n, static ----------------------------------------------------------------------------
+# The language of a request: the account's choice, else the ``django_language`` cookie (the
+# switcher sets both), else Accept-Language, else English (docs/languages.md). Dates and
+# numbers are formatted by the active language (Django's localisation is always on).
 LANGUAGE_CODE = "en"
+LANGUAGES = [
+    ("en", "English"),
+    ("de", "Deutsch"),
+    ("fr", "Français"),
+    ("nl", "Nederlands"),
+    ("es", "Español"),
+    ("uk", "Українська"),
+    ("hu", "Magyar"),
+]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+# English keeps ISO dates and a 24-hour clock (abalone_site/formats/en/formats.py).
+FORMAT_MODULE_PATH = ["abalone_site.formats"]
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
@@ -383,11 +412,15 @@ REST_FRAMEWORK = {
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Sumito API",
-    "DESCRIPTION": "Abalone clubs, tournaments, rated games and records.",
+    # Markdown, shown at the top of /api/docs/: the way back to the site from Swagger UI.
+    "DESCRIPTION": (
+        "Abalone clubs, tournaments, rated games and records.\n\n"
+        "[← Back to Sumito](/) · API tokens are made on your [profile page](/accounts/profile/)."
+    ),
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
     "SWAGGER_UI_DIST": "SIDECAR",
-    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "/favicon.ico",  # the site's own
     "REDOC_DIST": "SIDECAR",
     # Requests and answers described apart: a field the server fills is not asked of clients,
     # and a required text field says it may not be blank (minLength 1).
@@ -400,6 +433,12 @@ SPECTACULAR_SETTINGS = {
         "StartPositionEnum": "games.models.START_CHOICES",
         "ByeKindEnum": ["H", "Z"],
         "PlayModeEnum": "tournaments.models.Tournament.PlayMode",
+        # fields named "colour": a challenge's (as stored, and as asked for), a table seat's,
+        # and the seat asked for
+        "ChallengeColourEnum": "games.models.Challenge.Colour",
+        "ColourChoiceEnum": ["black", "white", "random"],
+        "SeatColourEnum": "multiplayer.api.COLOUR_CHOICES",
+        "SeatColourOrRandomEnum": ["random", "b", "w", "r", "g"],
     },
 }
 

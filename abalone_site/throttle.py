@@ -17,6 +17,7 @@ from __future__ import annotations
 import logging
 
 from django.conf import settings
+from django.utils.translation import gettext as _
 from django_ratelimit.core import get_usage
 
 from abalone_site.errors import ServiceError
@@ -70,7 +71,12 @@ def throttle(request, scope: str, key: str, *, what: str, increment: bool = True
     if counted is not None and counted["should_limit"]:
         wait = counted["time_left"]
         raise TooManyRequests(
-            f"Too many {what}: {counted['limit']} are allowed per "
-            f"{settings.THROTTLE_RATES[scope].split('/', 1)[1]}. Try again in {max(1, wait)} s.",
+            _("Too many %(what)s: %(limit)s are allowed per %(period)s. Try again in %(wait)s s.")
+            % {
+                "what": what,
+                "limit": counted["limit"],
+                "period": settings.THROTTLE_RATES[scope].split("/", 1)[1],
+                "wait": max(1, wait),
+            },
             retry_after=wait,
         )

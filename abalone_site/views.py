@@ -1,6 +1,11 @@
-from django.http import JsonResponse
+from pathlib import Path
+
+from django.contrib.staticfiles import finders
+from django.http import Http404, HttpResponse, HttpResponseServerError, JsonResponse
 from django.shortcuts import render
+from django.template.loader import render_to_string
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.models import User
 from clubs.models import Club
@@ -74,6 +79,17 @@ def _redis_ok() -> str:
         return "down"
 
 
+def favicon(request):
+    """``/favicon.ico``: browsers, bookmarks and feed readers ask the root for it whatever a
+    page links (base.html links the SVG and this). Served from the static files, cached a day."""
+    path = finders.find("img/favicon.ico")
+    if path is None:
+        raise Http404(_("No favicon."))
+    response = HttpResponse(Path(path).read_bytes(), content_type="image/x-icon")
+    response["Cache-Control"] = "public, max-age=86400"
+    return response
+
+
 def not_found(request, exception=None):
     if request.path.startswith("/api/"):
         return json_not_found(request, exception)
@@ -81,6 +97,8 @@ def not_found(request, exception=None):
 
 
 def server_error(request):
+    """The 500 page, drawn without the request (as Django's own): the failure may be the
+    database or the session, which the header's user and bell would read again."""
     if request.path.startswith("/api/"):
         return json_server_error(request)
-    return render(request, "500.html", status=500)
+    return HttpResponseServerError(render_to_string("500.html"))

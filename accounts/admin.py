@@ -7,7 +7,7 @@ from .models import ApiToken, User
 @admin.register(User)
 class PlayerAdmin(UserAdmin):
     fieldsets = UserAdmin.fieldsets + (
-        ("Player profile", {"fields": ("display_name", "country", "bio")}),
+        ("Player profile", {"fields": ("display_name", "country", "bio", "language")}),
     )
     list_display = ("username", "display_name", "email", "country", "is_staff", "date_joined")
     search_fields = ("username", "display_name", "email")

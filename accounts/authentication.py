@@ -11,12 +11,14 @@ import time
 from functools import cache
 
 from django.db import connection
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
 from rest_framework import authentication, exceptions
 
 from abalone_site import sql
 from abalone_site.throttle import TooManyRequests, client_ip, usage
 
+from .languages import account_language
 from .models import ApiToken, User, hash_token_key
 
 
@@ -50,15 +52,21 @@ class ApiTokenAuthentication(authentication.BaseAuthentication):
             return None
         if len(header) != 2:
             raise exceptions.AuthenticationFailed(
-                "Malformed Authorization header: expected 'Token <key>'."
+                _("Malformed Authorization header: expected 'Token <key>'.")
             )
         address = client_ip(request)
         _refuse_if_throttled(address)
         found = token_and_user(header[1].decode(errors="replace"))
         if found is None or not found[1].is_active:
             _count_failure(request, address)
-            raise exceptions.AuthenticationFailed("Invalid or revoked API token.")
+            raise exceptions.AuthenticationFailed(_("Invalid or revoked API token."))
         token, user = found
+        # The account's language, as the session's middleware does for logged-in pages
+        # (accounts.middleware): a script's errors read as its owner chose.
+        language = account_language(user)
+        if language:
+            translation.activate(language)
+            request._request.LANGUAGE_CODE = language
         now = timezone.now()
         if token.last_used_at is None or (now - token.last_used_at).total_seconds() > 60:
             ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
@@ -82,7 +90,8 @@ def _refuse_if_throttled(address: str) -> None:
     if until is not None:
         wait = int(until - time.monotonic()) + 1
         raise TooManyRequests(
-            f"Too many failed API token attempts from your address. Try again in {wait} s.",
+            _("Too many failed API token attempts from your address. Try again in %(wait)s s.")
+            % {"wait": wait},
             retry_after=wait,
         )
 

@@ -1,6 +1,8 @@
 from django import forms
+from django.conf import settings
 from django.contrib.auth.forms import UserCreationForm
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext_lazy as _
 
 from .models import User
 from .validators import validate_username
@@ -10,7 +12,12 @@ class SignupForm(UserCreationForm):
     class Meta:
         model = User
         fields = ("username", "email", "display_name")
-        help_texts = {"username": "2-30 letters, digits, '_' or '-'. Shown on your games."}
+        labels = {
+            "username": _("Username"),
+            "email": _("Email address"),
+            "display_name": _("Display name"),
+        }
+        help_texts = {"username": _("2-30 letters, digits, '_' or '-'. Shown on your games.")}
 
     def clean_username(self):
         username = self.cleaned_data["username"].strip()
@@ -24,9 +31,31 @@ class SignupForm(UserCreationForm):
 class ProfileForm(forms.ModelForm):
     class Meta:
         model = User
-        fields = ("display_name", "country", "bio")
+        fields = ("display_name", "country", "bio", "language")
+        labels = {
+            "display_name": _("Display name"),
+            "country": _("Country"),
+            "bio": _("Bio"),
+            "language": _("Language"),
+        }
+        help_texts = {
+            "language": _(
+                "The language of the site, its e-mails and the API's messages for you; "
+                "empty: as your browser says."
+            )
+        }
         widgets = {"bio": forms.Textarea(attrs={"rows": 4})}
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["language"].choices = [("", _("As your browser says"))] + [
+            (code, name) for code, name in settings.LANGUAGES
+        ]
 
 
 class TokenForm(forms.Form):
-    name = forms.CharField(max_length=60, help_text="What the token is for, e.g. 'my bot'.")
+    name = forms.CharField(
+        max_length=60,
+        label=_("Token name"),
+        help_text=_("What the token is for, e.g. 'my bot'."),
+    )

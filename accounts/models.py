@@ -1,9 +1,11 @@
 import hashlib
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractUser, UserManager
 from django.db import models
 from django.db.models.functions import Lower
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
 from django_countries.fields import CountryField
 
 
@@ -16,9 +18,12 @@ class PlayerManager(UserManager):
 class User(AbstractUser):
     """A player. The username is the public handle; the display name is shown where set."""
 
-    display_name = models.CharField(max_length=60, blank=True)
-    country = CountryField(blank=True)
-    bio = models.TextField(max_length=1000, blank=True)
+    display_name = models.CharField(_("display name"), max_length=60, blank=True)
+    country = CountryField(_("country"), blank=True)
+    bio = models.TextField(_("bio"), max_length=1000, blank=True)
+    # The language the site speaks to this player (pages, API messages, e-mails); blank: not
+    # chosen, the browser's cookie or Accept-Language decides (docs/languages.md).
+    language = models.CharField(_("language"), max_length=8, blank=True, choices=settings.LANGUAGES)
 
     objects = PlayerManager()
 

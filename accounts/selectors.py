@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
+
 from abalone_site.errors import NotFound
 
 from .models import User
@@ -24,5 +26,7 @@ def player_named(username: str | None) -> User:
     """:func:`find_player`, or :class:`NotFound` naming who was asked for."""
     player = find_player(username)
     if player is None:
-        raise NotFound(f"There is no player called '{(username or '').strip()}'.")
+        raise NotFound(
+            _("There is no player called '%(username)s'.") % {"username": (username or "").strip()}
+        )
     return player

@@ -5,9 +5,11 @@ import secrets
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from abalone_site.errors import Conflict, InvalidInput, NotFound
 
+from .languages import supported
 from .models import ApiToken, User, hash_token_key
 from .validators import validate_username
 
@@ -37,8 +39,17 @@ def profile_update(
     display_name: str | None = None,
     country: str | None = None,
     bio: str | None = None,
+    language: str | None = None,
 ) -> User:
     changed = []
+    if language is not None:
+        if language and not supported(language):
+            raise InvalidInput(
+                _("Unknown language %(language)s.") % {"language": language},
+                code="invalid_language",
+            )
+        user.language = language
+        changed.append("language")
     if display_name is not None:
         user.display_name = display_name.strip()
         changed.append("display_name")
@@ -65,13 +76,14 @@ def api_token_create(*, user: User, name: str) -> tuple[ApiToken, str]:
     """Create a token and return it with its key, which is never stored or shown again."""
     name = name.strip()
     if not name:
-        raise InvalidInput("A token needs a name, e.g. 'my bot'.", code="invalid_name")
+        raise InvalidInput(_("A token needs a name, e.g. 'my bot'."), code="invalid_name")
     if len(name) > 60:
-        raise InvalidInput("A token name has at most 60 characters.", code="invalid_name")
+        raise InvalidInput(_("A token name has at most 60 characters."), code="invalid_name")
     with transaction.atomic():
         if user.api_tokens.count() >= MAX_TOKENS_PER_USER:
             raise Conflict(
-                f"You already have {MAX_TOKENS_PER_USER} tokens: revoke one first.",
+                _("You already have %(max_tokens_per_user)s tokens: revoke one first.")
+                % {"max_tokens_per_user": MAX_TOKENS_PER_USER},
                 code="too_many_tokens",
             )
         key = "smt_" + secrets.token_urlsafe(32)
@@ -82,6 +94,18 @@ def api_token_create(*, user: User, name: str) -> tuple[ApiToken, str]:
 
 
 def api_token_revoke(*, user: User, token_id: int) -> None:
-    deleted, _ = ApiToken.objects.filter(user=user, pk=token_id).delete()
+    deleted, _by_model = ApiToken.objects.filter(user=user, pk=token_id).delete()
     if not deleted:
-        raise NotFound(f"You have no API token with id {token_id}.")
+        raise NotFound(_("You have no API token with id %(token_id)s.") % {"token_id": token_id})
+
+
+def user_language_set(*, user: User, language: str) -> User:
+    """Keep ``language`` (a code of ``settings.LANGUAGES``, or "" for none) on the account."""
+    if language and not supported(language):
+        raise InvalidInput(
+            _("Unknown language %(language)s.") % {"language": language}, code="invalid_language"
+        )
+    if user.language != language:
+        user.language = language
+        user.save(update_fields=["language"])
+    return user

@@ -7,13 +7,18 @@ from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.db.models import Q
 from django.shortcuts import redirect, render
+from django.utils.translation import check_for_language
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
+from django.views.i18n import LANGUAGE_QUERY_PARAMETER
+from django.views.i18n import set_language as django_set_language
 
 from abalone_site.errors import ServiceError
 from abalone_site.throttle import client_ip, throttle
 
 from . import services
 from .forms import ProfileForm, SignupForm, TokenForm
+from .languages import supported
 from .lockout import lift
 from .models import User
 
@@ -23,7 +28,7 @@ def signup(request):
         return redirect("home")
     form = SignupForm(request.POST or None)
     if request.method == "POST":
-        throttle(request, "signup", client_ip(request), what="sign-ups from this address")
+        throttle(request, "signup", client_ip(request), what=_("sign-ups from this address"))
     if request.method == "POST" and form.is_valid():
         try:
             user = services.user_signup(
@@ -36,7 +41,9 @@ def signup(request):
             form.add_error(None, error.detail)
         else:
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-            messages.success(request, f"Welcome to Sumito, {user.shown_name}!")
+            messages.success(
+                request, _("Welcome to Sumito, %(shown_name)s!") % {"shown_name": user.shown_name}
+            )
             return redirect(user.get_absolute_url())
     return render(request, "registration/signup.html", {"form": form})
 
@@ -50,7 +57,7 @@ def profile(request):
         except ServiceError as error:
             form.add_error(None, error.detail)
         else:
-            messages.success(request, "Profile saved.")
+            messages.success(request, _("Profile saved."))
             return redirect("profile")
     return render(
         request,
@@ -78,10 +85,12 @@ def token_create(request):
         else:
             request.session["new_token_key"] = key
             messages.success(
-                request, f"Token '{token.name}' created. Copy it now: it is shown once."
+                request,
+                _("Token '%(name)s' created. Copy it now: it is shown once.")
+                % {"name": token.name},
             )
     else:
-        messages.error(request, "A token needs a name of at most 60 characters.")
+        messages.error(request, _("A token needs a name of at most 60 characters."))
     return redirect("profile")
 
 
@@ -93,8 +102,23 @@ def token_revoke(request, token_id: int):
     except ServiceError as error:
         messages.error(request, error.detail)
     else:
-        messages.success(request, "Token revoked.")
+        messages.success(request, _("Token revoked."))
     return redirect("profile")
+
+
+def language_set(request):
+    """The language switcher: Django's ``set_language`` (the cookie and the redirect back), and
+    for a logged-in player the choice is kept on the account too, so it follows them."""
+    response = django_set_language(request)
+    language = request.POST.get(LANGUAGE_QUERY_PARAMETER, "")
+    if (
+        request.method == "POST"
+        and request.user.is_authenticated
+        and supported(language)
+        and check_for_language(language)
+    ):
+        services.user_language_set(user=request.user, language=language)
+    return response
 
 
 def player_list(request):
@@ -113,8 +137,8 @@ class PasswordResetView(auth_views.PasswordResetView):
 
     def form_valid(self, form):
         email = form.cleaned_data["email"].strip().lower()
-        throttle(self.request, "password-reset-address", client_ip(self.request), what="resets")
-        throttle(self.request, "password-reset-email", email, what="resets for this address")
+        throttle(self.request, "password-reset-address", client_ip(self.request), what=_("resets"))
+        throttle(self.request, "password-reset-email", email, what=_("resets for this address"))
         return super().form_valid(form)
 
 

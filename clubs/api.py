@@ -1,5 +1,6 @@
 """API for clubs: list, detail, create, join, leave, members, requests, roles."""
 
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import (
     OpenApiParameter,
     OpenApiResponse,
@@ -38,7 +39,7 @@ JoinResult = inline_serializer(
 def _club(slug: str) -> Club:
     club = Club.objects.filter(slug=slug).first()
     if club is None:
-        raise NotFound(f"There is no club '{slug}'.")
+        raise NotFound(_("There is no club '%(slug)s'.") % {"slug": slug})
     return club
 
 
@@ -174,7 +175,9 @@ class ClubRequestListView(APIView):
         club = _club(slug)
         membership = selectors.membership_of(club, request.user)
         if membership is None or not membership.is_admin:
-            raise NotAllowed(f"Only an admin of {club.name} may see its join requests.")
+            raise NotAllowed(
+                _("Only an admin of %(name)s may see its join requests.") % {"name": club.name}
+            )
         requests = selectors.club_pending_requests(club)
         return Response(JoinRequestSerializer(requests, many=True).data)
 

@@ -2,12 +2,13 @@ from django.conf import settings
 from django.db import models
 from django.db.models.functions import Lower
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
 
 
 class Club(models.Model):
     class Admission(models.TextChoices):
-        OPEN = "open", "Open: anyone joins at once"
-        REQUEST = "request", "By request: an admin approves"
+        OPEN = "open", _("Open: anyone joins at once")
+        REQUEST = "request", _("By request: an admin approves")
 
     name = models.CharField(max_length=80)
     slug = models.SlugField(max_length=80, unique=True)
@@ -32,9 +33,9 @@ class Club(models.Model):
 
 class Membership(models.Model):
     class Role(models.TextChoices):
-        OWNER = "owner", "Owner"
-        ADMIN = "admin", "Admin"
-        MEMBER = "member", "Member"
+        OWNER = "owner", _("Owner")
+        ADMIN = "admin", _("Admin")
+        MEMBER = "member", _("Member")
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="memberships")
     user = models.ForeignKey(
@@ -62,10 +63,10 @@ class Membership(models.Model):
 
 class JoinRequest(models.Model):
     class Status(models.TextChoices):
-        PENDING = "pending", "Pending"
-        APPROVED = "approved", "Approved"
-        DECLINED = "declined", "Declined"
-        WITHDRAWN = "withdrawn", "Withdrawn"
+        PENDING = "pending", _("Pending")
+        APPROVED = "approved", _("Approved")
+        DECLINED = "declined", _("Declined")
+        WITHDRAWN = "withdrawn", _("Withdrawn")
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="join_requests")
     user = models.ForeignKey(

@@ -9,11 +9,13 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
 
 from abalone_site.errors import Conflict, InvalidInput, NotAllowed, NotFound
 from abalone_site.jobs import enqueue
+from accounts.languages import recipient_language
 from accounts.models import User
 from notifications.services import notification_create
 
@@ -27,21 +29,27 @@ def _locked(club: Club) -> Club:
     try:
         return Club.objects.select_for_update().get(pk=club.pk)
     except Club.DoesNotExist as error:
-        raise NotFound(f"The club '{club.slug}' no longer exists.") from error
+        raise NotFound(_("The club '%(slug)s' no longer exists.") % {"slug": club.slug}) from error
 
 
 def _require_role(club: Club, actor: User, roles: tuple[str, ...], action: str) -> Membership:
     membership = membership_of(club, actor)
     if membership is None or membership.role not in roles:
-        who = "the owner" if roles == (Role.OWNER,) else "an admin"
-        raise NotAllowed(f"Only {who} of {club.name} may {action}.")
+        if roles == (Role.OWNER,):
+            message = _("Only the owner of %(name)s may %(action)s.")
+        else:
+            message = _("Only an admin of %(name)s may %(action)s.")
+        raise NotAllowed(message % {"name": club.name, "action": action})
     return membership
 
 
 def _target_membership(club: Club, user: User) -> Membership:
     membership = membership_of(club, user)
     if membership is None:
-        raise NotFound(f"{user.username} is not a member of {club.name}.")
+        raise NotFound(
+            _("%(username)s is not a member of %(name)s.")
+            % {"username": user.username, "name": club.name}
+        )
     return membership
 
 
@@ -58,20 +66,21 @@ def _clean_fields(*, name=None, description=None, location=None, admission=None)
     if name is not None:
         name = name.strip()
         if not 2 <= len(name) <= 80:
-            raise InvalidInput("A club name has 2 to 80 characters.", code="invalid_name")
+            raise InvalidInput(_("A club name has 2 to 80 characters."), code="invalid_name")
         fields["name"] = name
     if description is not None:
         if len(description) > 2000:
-            raise InvalidInput("A description has at most 2000 characters.")
+            raise InvalidInput(_("A description has at most 2000 characters."))
         fields["description"] = description.replace("\r\n", "\n").strip()
     if location is not None:
         if len(location) > 80:
-            raise InvalidInput("A location has at most 80 characters.")
+            raise InvalidInput(_("A location has at most 80 characters."))
         fields["location"] = location.strip()
     if admission is not None:
         if admission not in Club.Admission.values:
             raise InvalidInput(
-                f"admission must be one of {', '.join(Club.Admission.values)}, not '{admission}'.",
+                _("admission must be one of %(values)s, not '%(admission)s'.")
+                % {"values": ", ".join(Club.Admission.values), "admission": admission},
                 code="invalid_admission",
             )
         fields["admission"] = admission
@@ -94,14 +103,18 @@ def club_create(
         name=name, description=description, location=location, admission=admission
     )
     if _name_taken(fields["name"]):
-        raise Conflict(f"A club named '{fields['name']}' already exists.", code="name_taken")
+        raise Conflict(
+            _("A club named '%(name)s' already exists.") % {"name": fields["name"]},
+            code="name_taken",
+        )
     try:
         with transaction.atomic():
             club = Club.objects.create(slug=_unique_slug(fields["name"]), **fields)
             Membership.objects.create(club=club, user=owner, role=Role.OWNER)
     except IntegrityError as error:
         raise Conflict(
-            f"A club named '{fields['name']}' already exists.", code="name_taken"
+            _("A club named '%(name)s' already exists.") % {"name": fields["name"]},
+            code="name_taken",
         ) from error
     return club
 
@@ -110,9 +123,12 @@ def club_update(*, actor: User, club: Club, **changes) -> Club:
     fields = _clean_fields(**changes)
     with transaction.atomic():
         club = _locked(club)
-        _require_role(club, actor, (Role.OWNER, Role.ADMIN), "edit the club")
+        _require_role(club, actor, (Role.OWNER, Role.ADMIN), _("edit the club"))
         if "name" in fields and _name_taken(fields["name"], exclude_pk=club.pk):
-            raise Conflict(f"A club named '{fields['name']}' already exists.", code="name_taken")
+            raise Conflict(
+                _("A club named '%(name)s' already exists.") % {"name": fields["name"]},
+                code="name_taken",
+            )
         for field, value in fields.items():
             setattr(club, field, value)
         if fields:
@@ -123,7 +139,7 @@ def club_update(*, actor: User, club: Club, **changes) -> Club:
 def club_delete(*, actor: User, club: Club) -> None:
     with transaction.atomic():
         club = _locked(club)
-        _require_role(club, actor, (Role.OWNER,), "delete the club")
+        _require_role(club, actor, (Role.OWNER,), _("delete the club"))
         club.delete()
 
 
@@ -135,14 +151,18 @@ def club_join(*, user: User, club: Club, message: str = "") -> Membership | Join
     with transaction.atomic():
         club = _locked(club)
         if membership_of(club, user) is not None:
-            raise Conflict(f"You are already a member of {club.name}.", code="already_member")
+            raise Conflict(
+                _("You are already a member of %(name)s.") % {"name": club.name},
+                code="already_member",
+            )
         if club.admission == Club.Admission.OPEN:
             return Membership.objects.create(club=club, user=user, role=Role.MEMBER)
         if JoinRequest.objects.filter(
             club=club, user=user, status=JoinRequest.Status.PENDING
         ).exists():
             raise Conflict(
-                f"Your request to join {club.name} is already waiting for an admin.",
+                _("Your request to join %(name)s is already waiting for an admin.")
+                % {"name": club.name},
                 code="request_pending",
             )
         request = JoinRequest.objects.create(club=club, user=user, message=message.strip()[:300])
@@ -172,20 +192,27 @@ def club_request_withdraw(*, user: User, club: Club) -> None:
             club=club, user=user, status=JoinRequest.Status.PENDING
         ).update(status=JoinRequest.Status.WITHDRAWN, decided_at=timezone.now())
         if not updated:
-            raise NotFound(f"You have no pending request to join {club.name}.")
+            raise NotFound(_("You have no pending request to join %(name)s.") % {"name": club.name})
 
 
 def _decide(*, actor: User, club: Club, request_id: int, approve: bool) -> JoinRequest:
     with transaction.atomic():
         club = _locked(club)
-        verb = "approve" if approve else "decline"
-        _require_role(club, actor, (Role.OWNER, Role.ADMIN), f"{verb} join requests")
+        action = _("approve join requests") if approve else _("decline join requests")
+        _require_role(club, actor, (Role.OWNER, Role.ADMIN), action)
         request = JoinRequest.objects.filter(club=club, pk=request_id).first()
         if request is None:
-            raise NotFound(f"{club.name} has no join request with id {request_id}.")
+            raise NotFound(
+                _("%(name)s has no join request with id %(request_id)s.")
+                % {"name": club.name, "request_id": request_id}
+            )
         if request.status != JoinRequest.Status.PENDING:
             raise Conflict(
-                f"That request was already {request.status}; nothing to {verb}.",
+                {
+                    JoinRequest.Status.APPROVED: _("That request was already approved."),
+                    JoinRequest.Status.DECLINED: _("That request was already declined."),
+                    JoinRequest.Status.WITHDRAWN: _("That request was already withdrawn."),
+                }.get(request.status, _("That request was already decided.")),
                 code="request_decided",
             )
         request.status = JoinRequest.Status.APPROVED if approve else JoinRequest.Status.DECLINED
@@ -218,10 +245,14 @@ def club_leave(*, user: User, club: Club) -> None:
         club = _locked(club)
         membership = membership_of(club, user)
         if membership is None:
-            raise NotFound(f"You are not a member of {club.name}.", code="not_member")
+            raise NotFound(
+                _("You are not a member of %(name)s.") % {"name": club.name}, code="not_member"
+            )
         if membership.role == Role.OWNER:
             raise Conflict(
-                "The owner cannot leave: hand over ownership to another member, or delete the club.",
+                _(
+                    "The owner cannot leave: hand over ownership to another member, or delete the club."
+                ),
                 code="owner_cannot_leave",
             )
         membership.delete()
@@ -231,25 +262,33 @@ def club_member_remove(*, actor: User, club: Club, user: User) -> None:
     """Admins remove members; only the owner removes admins; nobody removes the owner."""
     with transaction.atomic():
         club = _locked(club)
-        actor_membership = _require_role(club, actor, (Role.OWNER, Role.ADMIN), "remove members")
+        actor_membership = _require_role(club, actor, (Role.OWNER, Role.ADMIN), _("remove members"))
         target = _target_membership(club, user)
         if target.pk == actor_membership.pk:
-            raise Conflict("To remove yourself, leave the club.", code="remove_self")
+            raise Conflict(_("To remove yourself, leave the club."), code="remove_self")
         if target.role == Role.OWNER:
-            raise NotAllowed("Nobody can remove the owner of a club.")
+            raise NotAllowed(_("Nobody can remove the owner of a club."))
         if target.role == Role.ADMIN and actor_membership.role != Role.OWNER:
-            raise NotAllowed(f"Only the owner of {club.name} may remove an admin.")
+            raise NotAllowed(
+                _("Only the owner of %(name)s may remove an admin.") % {"name": club.name}
+            )
         target.delete()
 
 
 def club_member_promote(*, actor: User, club: Club, user: User) -> Membership:
     with transaction.atomic():
         club = _locked(club)
-        _require_role(club, actor, (Role.OWNER, Role.ADMIN), "promote members")
+        _require_role(club, actor, (Role.OWNER, Role.ADMIN), _("promote members"))
         target = _target_membership(club, user)
         if target.role != Role.MEMBER:
             raise Conflict(
-                f"{user.username} is already {target.role} of {club.name}.", code="already_admin"
+                _("%(username)s is already %(role)s of %(name)s.")
+                % {
+                    "username": user.username,
+                    "role": target.get_role_display().lower(),
+                    "name": club.name,
+                },
+                code="already_admin",
             )
         target.role = Role.ADMIN
         target.save(update_fields=["role"])
@@ -259,10 +298,14 @@ def club_member_promote(*, actor: User, club: Club, user: User) -> Membership:
 def club_member_demote(*, actor: User, club: Club, user: User) -> Membership:
     with transaction.atomic():
         club = _locked(club)
-        _require_role(club, actor, (Role.OWNER,), "demote admins")
+        _require_role(club, actor, (Role.OWNER,), _("demote admins"))
         target = _target_membership(club, user)
         if target.role != Role.ADMIN:
-            raise Conflict(f"{user.username} is not an admin of {club.name}.", code="not_admin")
+            raise Conflict(
+                _("%(username)s is not an admin of %(name)s.")
+                % {"username": user.username, "name": club.name},
+                code="not_admin",
+            )
         target.role = Role.MEMBER
         target.save(update_fields=["role"])
     return target
@@ -272,10 +315,10 @@ def club_ownership_transfer(*, actor: User, club: Club, user: User) -> Membershi
     """The owner hands the club to another member and stays on as an admin."""
     with transaction.atomic():
         club = _locked(club)
-        current = _require_role(club, actor, (Role.OWNER,), "hand over ownership")
+        current = _require_role(club, actor, (Role.OWNER,), _("hand over ownership"))
         target = _target_membership(club, user)
         if target.pk == current.pk:
-            raise Conflict("You already own this club.", code="already_owner")
+            raise Conflict(_("You already own this club."), code="already_owner")
         current.role = Role.ADMIN
         current.save(update_fields=["role"])
         target.role = Role.OWNER
@@ -295,19 +338,33 @@ def join_request_admins_notify(*, request_id: int, now=None) -> bool:
         if not claimed:
             return False
         request = JoinRequest.objects.select_related("club", "user").get(pk=request_id)
-        recipients = list(
+        admins = list(
             Membership.objects.filter(club=request.club, role__in=[Role.OWNER, Role.ADMIN])
             .exclude(user__email="")
-            .values_list("user__email", flat=True)
+            .select_related("user")
         )
-    if recipients:
+    # One e-mail per language the admins read (their accounts' choices).
+    by_language: dict[str, list[str]] = {}
+    for membership in admins:
+        by_language.setdefault(recipient_language(membership.user), []).append(
+            membership.user.email
+        )
+    names = {"username": request.user.username, "club": request.club.name}
+    for language, recipients in by_language.items():
+        with translation.override(language):
+            subject = _("[Sumito] %(username)s asks to join %(club)s") % names
+            body = _(
+                "%(name)s asks to join %(club)s.\n%(message)s\n\n"
+                "Approve or decline on the club page: %(url)s"
+            ) % {
+                "name": request.user.shown_name,
+                "club": request.club.name,
+                "message": request.message,
+                "url": request.club.get_absolute_url(),
+            }
         send_mail(
-            subject=f"[Sumito] {request.user.username} asks to join {request.club.name}",
-            message=(
-                f"{request.user.shown_name} asks to join {request.club.name}.\n"
-                f"{request.message}\n\nApprove or decline on the club page: "
-                f"{request.club.get_absolute_url()}"
-            ),
+            subject=subject,
+            message=body,
             from_email=None,
             recipient_list=recipients,
             fail_silently=True,

@@ -5,6 +5,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from abalone_site.errors import ServiceError
@@ -30,7 +31,9 @@ def club_create(request):
         except ServiceError as error:
             form.add_error(None, error.detail)
         else:
-            messages.success(request, f"{club.name} is open. You are its owner.")
+            messages.success(
+                request, _("%(name)s is open. You are its owner.") % {"name": club.name}
+            )
             return redirect(club)
     return render(request, "clubs/club_form.html", {"form": form, "creating": True})
 
@@ -61,7 +64,7 @@ def club_edit(request, slug: str):
     club = get_object_or_404(Club, slug=slug)
     membership = selectors.membership_of(club, request.user)
     if membership is None or not membership.is_admin:
-        detail = f"Only an admin of {club.name} may edit the club."
+        detail = _("Only an admin of %(name)s may edit the club.") % {"name": club.name}
         return render(request, "403.html", {"detail": detail, "back": club}, status=403)
     initial = {f: getattr(club, f) for f in ("name", "location", "description", "admission")}
     form = ClubForm(request.POST or None, initial=initial)
@@ -71,7 +74,7 @@ def club_edit(request, slug: str):
         except ServiceError as error:
             form.add_error(None, error.detail)
         else:
-            messages.success(request, "Club saved.")
+            messages.success(request, _("Club saved."))
             return redirect(club)
     return render(request, "clubs/club_form.html", {"form": form, "club": club})
 
@@ -88,15 +91,17 @@ def club_action(request, slug: str, action: str):
                     user=actor, club=club, message=request.POST.get("message", "")
                 )
                 if isinstance(outcome, JoinRequest):
-                    messages.success(request, "Request sent: an admin will approve or decline it.")
+                    messages.success(
+                        request, _("Request sent: an admin will approve or decline it.")
+                    )
                 else:
-                    messages.success(request, f"Welcome to {club.name}!")
+                    messages.success(request, _("Welcome to %(name)s!") % {"name": club.name})
             case "withdraw":
                 services.club_request_withdraw(user=actor, club=club)
-                messages.success(request, "Request withdrawn.")
+                messages.success(request, _("Request withdrawn."))
             case "leave":
                 services.club_leave(user=actor, club=club)
-                messages.success(request, f"You left {club.name}.")
+                messages.success(request, _("You left %(name)s.") % {"name": club.name})
             case "remove" | "promote" | "demote":
                 target = player_named(request.POST.get("username", ""))
                 service = {
@@ -109,7 +114,11 @@ def club_action(request, slug: str, action: str):
             case "transfer":
                 target = player_named(request.POST.get("username", ""))
                 services.club_ownership_transfer(actor=actor, club=club, user=target)
-                messages.success(request, f"{target.username} now owns {club.name}.")
+                messages.success(
+                    request,
+                    _("%(username)s now owns %(name)s.")
+                    % {"username": target.username, "name": club.name},
+                )
             case "approve" | "decline":
                 request_id = int(request.POST.get("request_id", "0") or 0)
                 service = (
@@ -118,17 +127,25 @@ def club_action(request, slug: str, action: str):
                     else services.club_request_decline
                 )
                 decided = service(actor=actor, club=club, request_id=request_id)
-                messages.success(request, f"Request of {decided.user.username} {decided.status}.")
+                messages.success(
+                    request,
+                    (
+                        _("Request of %(username)s approved.")
+                        if decided.status == "approved"
+                        else _("Request of %(username)s declined.")
+                    )
+                    % {"username": decided.user.username},
+                )
             case "delete":
                 services.club_delete(actor=actor, club=club)
-                messages.success(request, f"{club.name} was deleted.")
+                messages.success(request, _("%(name)s was deleted.") % {"name": club.name})
                 return redirect("club-list")
             case _:
-                raise Http404(f"Unknown club action {action}")
+                raise Http404(_("Unknown club action %(action)s") % {"action": action})
     except ServiceError as error:
         if error.status == 403:
             return render(request, "403.html", {"detail": error.detail, "back": club}, status=403)
         messages.error(request, error.detail)
     except ValueError:
-        messages.error(request, "That request id is not a number.")
+        messages.error(request, _("That request id is not a number."))
     return redirect(club)

@@ -3,6 +3,7 @@ rematch, chat."""
 
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics, permissions, serializers, status
@@ -53,7 +54,7 @@ class ChallengeListView(APIView):
     def post(self, request):
         serializer = ChallengeCreateSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        throttle(request, "challenges", f"user:{request.user.pk}", what="challenges")
+        throttle(request, "challenges", f"user:{request.user.pk}", what=_("challenges"))
         challenge = services.challenge_create_from_choices(
             challenger=request.user, choices=serializer.validated_data, now=timezone.now()
         )
@@ -67,7 +68,9 @@ class ChallengeDetailView(APIView):
     def get(self, request, challenge_id: int):
         challenge = Challenge.objects.filter(pk=challenge_id).first()
         if challenge is None:
-            raise NotFound(f"There is no challenge {challenge_id}.")
+            raise NotFound(
+                _("There is no challenge %(challenge_id)s.") % {"challenge_id": challenge_id}
+            )
         return Response(ChallengeSerializer(challenge).data)
 
     @extend_schema(responses={200: ChallengeSerializer}, description="Cancel your challenge.")
@@ -123,7 +126,8 @@ class GameListView(generics.ListAPIView):
         if status_filter:
             if status_filter not in GAME_STATUSES:
                 raise InvalidInput(
-                    f"status must be one of {', '.join(GAME_STATUSES)}, not '{status_filter}'.",
+                    _("status must be one of %(game_statuses)s, not '%(status_filter)s'.")
+                    % {"game_statuses": ", ".join(GAME_STATUSES), "status_filter": status_filter},
                     code="bad_status",
                 )
             games = games.filter(status=status_filter)
@@ -269,7 +273,7 @@ class GameChatView(APIView):
     def post(self, request, game_id: int):
         serializer = ChatPostSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        throttle(request, "chat", f"user:{request.user.pk}:game:{game_id}", what="chat lines")
+        throttle(request, "chat", f"user:{request.user.pk}:game:{game_id}", what=_("chat lines"))
         message = services.chat_post(
             game_id=game_id, user=request.user, now=timezone.now(), **serializer.validated_data
         )

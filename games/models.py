@@ -1,13 +1,19 @@
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
 
 from games.clock import ClockState, TimeControl
 
+#: The starts a game may have: the rule books' Standard (the default of casual play), the two
+#: tournament daisies, the placement variant (an empty board; the players place their marbles
+#: one at a time first) and a custom position (a position string, games.options).
 START_CHOICES = [
-    ("belgian", "Belgian Daisy"),
-    ("standard", "Standard"),
-    ("german", "German Daisy"),
+    ("standard", _("Standard")),
+    ("belgian", _("Belgian Daisy")),
+    ("german", _("German Daisy")),
+    ("placement", _("Placement")),
+    ("custom", _("Custom position")),
 ]
 
 
@@ -17,7 +23,7 @@ class TimeControlFields(models.Model):
     base_seconds = models.PositiveIntegerField(null=True, blank=True, help_text="empty: no clock")
     increment_seconds = models.PositiveIntegerField(default=0)
     marbles_to_win = models.PositiveSmallIntegerField(default=6)
-    start = models.CharField(max_length=16, default="belgian", choices=START_CHOICES)
+    start = models.CharField(max_length=16, default="standard", choices=START_CHOICES)
     rated = models.BooleanField(default=True)
 
     class Meta:
@@ -34,16 +40,16 @@ class TimeControlFields(models.Model):
 
 class Challenge(TimeControlFields):
     class Status(models.TextChoices):
-        OPEN = "open", "Open"
-        ACCEPTED = "accepted", "Accepted"
-        DECLINED = "declined", "Declined"
-        CANCELLED = "cancelled", "Cancelled"
-        EXPIRED = "expired", "Expired"
+        OPEN = "open", _("Open")
+        ACCEPTED = "accepted", _("Accepted")
+        DECLINED = "declined", _("Declined")
+        CANCELLED = "cancelled", _("Cancelled")
+        EXPIRED = "expired", _("Expired")
 
     class Colour(models.TextChoices):
-        BLACK = "black", "Black (moves first)"
-        WHITE = "white", "White"
-        RANDOM = "random", "Random"
+        BLACK = "black", _("Black (moves first)")
+        WHITE = "white", _("White")
+        RANDOM = "random", _("Random")
 
     challenger = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="challenges_made"
@@ -57,6 +63,8 @@ class Challenge(TimeControlFields):
         related_name="challenges_received",
     )
     colour = models.CharField(max_length=6, choices=Colour.choices, default=Colour.RANDOM)
+    # start "custom": the position string the game starts from (canonical); blank otherwise.
+    start_position = models.CharField(max_length=200, blank=True)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
     created_at = models.DateTimeField()
     expires_at = models.DateTimeField(db_index=True)
@@ -79,21 +87,21 @@ class Challenge(TimeControlFields):
 
 class Game(TimeControlFields):
     class Status(models.TextChoices):
-        STARTED = "started", "In progress"
-        FINISHED = "finished", "Finished"
-        ABORTED = "aborted", "Aborted"
+        STARTED = "started", _("In progress")
+        FINISHED = "finished", _("Finished")
+        ABORTED = "aborted", _("Aborted")
 
     class Termination(models.TextChoices):
-        MARBLES = "marbles", "Marbles pushed off"
-        RESIGNATION = "resignation", "Resignation"
-        TIME = "time", "Time"
-        AGREEMENT = "agreement", "Draw agreed"
-        REPETITION = "repetition", "Threefold repetition"
-        MOVE_CAP = "move_cap", "Move limit"
-        NO_LEGAL_MOVES = "no_legal_moves", "No legal move"
-        ABANDONED = "abandoned", "Abandoned before the first moves"
-        FORFEIT = "forfeit", "Forfeit"
-        ABORTED = "aborted", "Aborted"
+        MARBLES = "marbles", _("Marbles pushed off")
+        RESIGNATION = "resignation", _("Resignation")
+        TIME = "time", _("Time")
+        AGREEMENT = "agreement", _("Draw agreed")
+        REPETITION = "repetition", _("Threefold repetition")
+        MOVE_CAP = "move_cap", _("Move limit")
+        NO_LEGAL_MOVES = "no_legal_moves", _("No legal move")
+        ABANDONED = "abandoned", _("Abandoned before the first moves")
+        FORFEIT = "forfeit", _("Forfeit")
+        ABORTED = "aborted", _("Aborted")
 
     black = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="games_as_black"
@@ -223,8 +231,8 @@ class ChatMessage(models.Model):
     shown to them in the replay) or the spectators' room."""
 
     class Room(models.TextChoices):
-        PLAYERS = "players", "Players"
-        SPECTATORS = "spectators", "Spectators"
+        PLAYERS = "players", _("Players")
+        SPECTATORS = "spectators", _("Spectators")
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="chat_messages")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")

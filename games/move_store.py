@@ -32,6 +32,7 @@ from functools import cache
 
 from django.conf import settings
 from django.db import connection, transaction
+from django.utils.translation import gettext as _
 
 from abalone_site import sql
 from abalone_site.errors import NotFound
@@ -90,7 +91,7 @@ def lock(game_id: int) -> Game:
         cursor.execute(_lock_query(connection.vendor), [game_id])
         row = cursor.fetchone()
     if row is None:
-        raise NotFound(f"There is no game {game_id}.")
+        raise NotFound(_("There is no game %(game_id)s.") % {"game_id": game_id})
     game, game.black, game.white = sql.instances(row, Game, User, User)
     return game
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from django.db.models import Q, QuerySet
+from django.utils.translation import gettext as _
 
 from abalone_site.errors import NotFound
 from accounts.models import User
@@ -22,6 +23,64 @@ ABORTED_UNPLAYED = Q(
         Game.Termination.ABORTED,
     ],
 )
+
+
+#: Plies of the placement variant's placement phase: every marble of both sides, one a turn.
+PLACEMENT_PLIES = engine.GameSettings(start="placement").placements
+#: Every cell of the board in (row, digit) order: where a marble may be placed.
+BOARD_CELLS = tuple(
+    f"{row}{diagonal + 1}"
+    for row_index, row in enumerate("abcdefghi")
+    for diagonal in range(9)
+    if abs(diagonal - row_index) <= 4
+)
+
+
+def placements_left(game: Game) -> int:
+    """How many placements the game's placement phase still has (0: no phase, or over)."""
+    if game.start != "placement":
+        return 0
+    return max(0, PLACEMENT_PLIES - game.ply)
+
+
+def marbles_lost(game: Game) -> tuple[int, int]:
+    """(Black's, White's) marbles pushed off so far: 14 minus those on the board, and none
+    during the placement phase, whose board is still filling up (a game may end in it)."""
+    if placements_left(game):
+        return 0, 0
+    position = engine.Position.from_string(game.position)
+    return position.pushed_off(engine.BLACK), position.pushed_off(engine.WHITE)
+
+
+def _placement_document(game: Game) -> dict | None:
+    """The placement phase as the state shows it: marbles each side has still to place."""
+    if not placements_left(game):
+        return None
+    per_side = PLACEMENT_PLIES // 2
+    return {
+        "black_left": per_side - (game.ply + 1) // 2,
+        "white_left": per_side - game.ply // 2,
+    }
+
+
+def _placement_moves(position: engine.Position) -> list[dict]:
+    """The placements open in ``position``: one per empty cell (notation ``@e5``)."""
+    occupied = set(position.black_cells) | set(position.white_cells)
+    return [_PLACEMENT_DOCUMENTS[cell] for cell in BOARD_CELLS if cell not in occupied]
+
+
+_PLACEMENT_DOCUMENTS = {
+    cell: {
+        "notation": f"@{cell}",
+        "marbles": [],
+        "destinations": [cell],
+        "direction": None,
+        "kind": "placement",
+        "pushed": [],
+        "pushed_off": False,
+    }
+    for cell in BOARD_CELLS
+}
 
 
 def _player(user: User) -> dict:
@@ -74,8 +133,20 @@ def game_state(game: Game, *, now: datetime, move_documents: list[dict] | None =
     ``version`` is the ply: a client sends it back with its move, and refetches when an event
     carries a version it did not expect. ``move_documents``, when the caller has them, are the
     game's moves in ply order as :func:`move_document` renders them.
+
+    During the placement variant's placement phase ``legal_moves`` are the placements (kind
+    ``placement``, notation ``@e5``), ``placement`` says how many marbles each side has still to
+    place (null otherwise) and nobody has pushed anything off.
     """
     position = engine.Position.from_string(game.position)
+    black_lost, white_lost = marbles_lost(game)
+    placing = _placement_document(game)
+    if not game.is_active:
+        legal_moves = []
+    elif placing:
+        legal_moves = _placement_moves(position)
+    else:
+        legal_moves = legal_move_list(position)
     clock = game.clock
     if move_documents is None:
         move_documents = [
@@ -93,6 +164,7 @@ def game_state(game: Game, *, now: datetime, move_documents: list[dict] | None =
         "white": _player(game.white),
         "rated": game.rated,
         "start": game.start,
+        "first_mover": game.start_position[:1],  # "w" only in a custom start that says so
         "time_control": {
             "base_seconds": game.base_seconds,
             "increment_seconds": game.increment_seconds,
@@ -101,11 +173,9 @@ def game_state(game: Game, *, now: datetime, move_documents: list[dict] | None =
         "marbles_to_win": game.marbles_to_win,
         "position": game.position,
         "side_to_move": game.side_to_move,
-        "pushed_off": {
-            "black": position.pushed_off(engine.BLACK),
-            "white": position.pushed_off(engine.WHITE),
-        },
-        "legal_moves": legal_move_list(position) if game.is_active else [],
+        "pushed_off": {"black": black_lost, "white": white_lost},
+        "placement": placing,
+        "legal_moves": legal_moves,
         "clock": {
             "black_ms": clock.remaining_ms("b", now),
             "white_ms": clock.remaining_ms("w", now),
@@ -168,7 +238,7 @@ def game_found(game_id: int) -> Game:
     """The game, or NotFound naming it."""
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
-        raise NotFound(f"There is no game {game_id}.")
+        raise NotFound(_("There is no game %(game_id)s.") % {"game_id": game_id})
     return game
 
 
@@ -216,8 +286,8 @@ def premove_candidates(game: Game, user: User) -> list[dict]:
     then checks it against the new position like any move). Empty when ``user`` is not a
     player of the game in play."""
     colour = game.colour_of(user)
-    if colour is None or not game.is_active:
-        return []
+    if colour is None or not game.is_active or placements_left(game):
+        return []  # no premoves during a placement phase
     position = engine.Position.from_string(game.position)
     mine = engine.Position(colour, position.black_bits, position.white_bits)
     return legal_move_list(mine)

@@ -1,9 +1,19 @@
 from rest_framework import serializers
 
-from abalone_site.serializers import StrictSerializer
+from abalone_site.serializers import StrictSerializer, TextField
 from accounts.serializers import PlayerSerializer
 from games.models import START_CHOICES, Challenge
-from games.options import PRESETS
+from games.options import DEFAULT_START, PRESETS
+
+START_HELP = (
+    "standard (the default), belgian, german, placement (an empty board: each side places its "
+    "14 marbles, one a turn, @e5, before the first move) or custom (give start_position)"
+)
+START_POSITION_HELP = (
+    "start custom only: the position string, side to move, Black's cells, White's cells, e.g. "
+    "b|a1,a2,a3|i7,i8,i9; at most 14 marbles a side, a side to move that can move, and fewer "
+    "marbles lost by each side than marbles_to_win (else 422 invalid_start_position)"
+)
 
 
 class ChallengeSerializer(serializers.ModelSerializer):
@@ -30,6 +40,7 @@ class ChallengeSerializer(serializers.ModelSerializer):
             "time_control",
             "marbles_to_win",
             "start",
+            "start_position",
             "rated",
             "created_at",
             "expires_at",
@@ -55,7 +66,10 @@ class ChallengeCreateSerializer(StrictSerializer):
     )
     increment_seconds = serializers.IntegerField(required=False, min_value=0, max_value=600)
     marbles_to_win = serializers.IntegerField(required=False, min_value=1, max_value=6)
-    start = serializers.ChoiceField(choices=START_CHOICES, default="belgian")
+    start = serializers.ChoiceField(
+        choices=START_CHOICES, default=DEFAULT_START, help_text=START_HELP
+    )
+    start_position = TextField(max_length=200, required=False, help_text=START_POSITION_HELP)
     rated = serializers.BooleanField(default=True)
 
     #: A preset or base_seconds (null: no clock); a game without a clock is not rated. The
@@ -75,12 +89,13 @@ class ChallengeCreateSerializer(StrictSerializer):
 
 class MoveSerializer(StrictSerializer):
     move = serializers.RegexField(
-        r"^\s*[a-iA-I][1-9][a-iA-I][1-9]([a-iA-I][1-9])?\s*$",
+        r"^\s*(@\s*[a-iA-I][1-9]|[a-iA-I][1-9][a-iA-I][1-9]([a-iA-I][1-9])?)\s*$",
         max_length=32,
-        help_text="notation: two cells in line (a1b2) or three for a broadside (c3c5d4)",
+        help_text="notation: two cells in line (a1b2) or three for a broadside (c3c5d4); "
+        "during a placement phase, @ and the cell to place a marble on (@e5)",
         error_messages={
             "invalid": "A move is two cell names (in line, e.g. a1b2) or three (broadside, "
-            "e.g. c3c5d4); a cell is a letter a-i and a digit 1-9."
+            "e.g. c3c5d4), or a placement (@e5); a cell is a letter a-i and a digit 1-9."
         },
     )
     ply = serializers.IntegerField(

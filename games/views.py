@@ -7,6 +7,7 @@ from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from abalone_site.errors import ServiceError
@@ -23,7 +24,7 @@ def lobby(request):
             return redirect(f"{reverse('login')}?next={request.path}")
         if form.is_valid():
             # over the rate: a 429 page (the API counts against the same rate)
-            throttle(request, "challenges", f"user:{request.user.pk}", what="challenges")
+            throttle(request, "challenges", f"user:{request.user.pk}", what=_("challenges"))
             try:
                 challenge = services.challenge_create_from_choices(
                     challenger=request.user, choices=form.choices(), now=now
@@ -32,7 +33,7 @@ def lobby(request):
                 form.add_error(None, error.detail)
             else:
                 target = challenge.opponent.username if challenge.opponent else "anyone"
-                messages.success(request, f"Challenge sent to {target}.")
+                messages.success(request, _("Challenge sent to %(target)s.") % {"target": target})
                 return redirect("lobby")
     context = {
         "form": form,
@@ -64,10 +65,10 @@ def challenge_action(request, challenge_id: int, action: str):
                 return redirect(game)
             case "decline":
                 services.challenge_decline(challenge_id=challenge_id, user=request.user, now=now)
-                messages.success(request, "Challenge declined.")
+                messages.success(request, _("Challenge declined."))
             case "cancel":
                 services.challenge_cancel(challenge_id=challenge_id, user=request.user, now=now)
-                messages.success(request, "Challenge cancelled.")
+                messages.success(request, _("Challenge cancelled."))
             case _:
                 return render(request, "404.html", {"path": request.path}, status=404)
     except ServiceError as error:

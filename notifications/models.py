@@ -7,18 +7,19 @@ the same event (a Celery retry, a repeated hook) finds the first and notifies no
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 
 class Kind(models.TextChoices):
-    CHALLENGE_RECEIVED = "challenge_received", "Challenge received"
-    CHALLENGE_ACCEPTED = "challenge_accepted", "Challenge accepted"
-    CHALLENGE_DECLINED = "challenge_declined", "Challenge declined"
-    GAME_STARTED = "game_started", "Tournament game ready"
-    ROUND_PAIRED = "round_paired", "Round paired"
-    GAME_FINISHED = "game_finished", "Game finished"
-    TOURNAMENT_STARTING = "tournament_starting", "Tournament starting"
-    CLUB_JOIN_REQUEST = "club_join_request", "Request to join your club"
-    CLUB_JOIN_DECIDED = "club_join_decided", "Club membership decided"
+    CHALLENGE_RECEIVED = "challenge_received", _("Challenge received")
+    CHALLENGE_ACCEPTED = "challenge_accepted", _("Challenge accepted")
+    CHALLENGE_DECLINED = "challenge_declined", _("Challenge declined")
+    GAME_STARTED = "game_started", _("Tournament game ready")
+    ROUND_PAIRED = "round_paired", _("Round paired")
+    GAME_FINISHED = "game_finished", _("Game finished")
+    TOURNAMENT_STARTING = "tournament_starting", _("Tournament starting")
+    CLUB_JOIN_REQUEST = "club_join_request", _("Request to join your club")
+    CLUB_JOIN_DECIDED = "club_join_decided", _("Club membership decided")
 
 
 #: The kinds e-mailed unless the player chooses otherwise (issue 14: round paired, tournament

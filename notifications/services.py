@@ -16,10 +16,13 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
+from django.utils import translation
+from django.utils.translation import gettext
 
 from abalone_site.errors import InvalidInput, NotFound
 from abalone_site.live import send_group, user_group
 from abalone_site.renderers import encode_json
+from accounts.languages import recipient_language
 from accounts.models import User
 from notifications.models import DEFAULT_EMAIL_KINDS, EmailChoice, Kind, Notification
 from notifications.selectors import notification_document, unread_count
@@ -69,12 +72,16 @@ def _email_wanted(user: User, kind: str) -> bool:
 
 def push_notification(notification_id: int) -> None:
     """Send the notification and the unread count to every tab its player has open."""
-    notification = Notification.objects.filter(pk=notification_id).first()
+    notification = Notification.objects.filter(pk=notification_id).select_related("user").first()
     if notification is None:
         return
+    # Its text in the recipient's language (their account's), not in that of whoever's request
+    # made it; the pages and the API give it in the reader's own.
+    with translation.override(recipient_language(notification.user)):
+        document = notification_document(notification)
     message = {
         "type": "notification",
-        "notification": notification_document(notification),
+        "notification": document,
         "unread": unread_count(notification.user_id),
     }
     _push(notification.user_id, message)
@@ -93,7 +100,9 @@ def notifications_mark_read(*, user: User, ids: list[int] | None, now: datetime)
         wanted = set(ids)
         if len(wanted) > MARK_READ_MAX_IDS:
             raise InvalidInput(
-                f"Name at most {MARK_READ_MAX_IDS} notifications at once.", code="too_many"
+                gettext("Name at most %(mark_read_max_ids)s notifications at once.")
+                % {"mark_read_max_ids": MARK_READ_MAX_IDS},
+                code="too_many",
             )
         mine = set(
             Notification.objects.filter(user=user, pk__in=wanted).values_list("pk", flat=True)
@@ -102,7 +111,8 @@ def notifications_mark_read(*, user: User, ids: list[int] | None, now: datetime)
         if foreign:
             shown = ", ".join(str(pk) for pk in foreign[:10])
             raise NotFound(
-                f"No notification of yours has the id {shown}; nothing was marked read.",
+                gettext("No notification of yours has the id %(shown)s; nothing was marked read.")
+                % {"shown": shown},
                 code="unknown_notification",
             )
         unread = unread.filter(pk__in=wanted)
@@ -121,7 +131,10 @@ def email_choice_update(*, user: User, enabled: bool, kinds: list[str]) -> Email
     """Set which notifications ``user`` gets by e-mail (``enabled`` False: none at all)."""
     unknown = sorted(set(kinds) - set(Kind.values))
     if unknown:
-        raise InvalidInput(f"Unknown notification kinds: {', '.join(unknown)}.", code="bad_kind")
+        raise InvalidInput(
+            gettext("Unknown notification kinds: %(unknown)s.") % {"unknown": ", ".join(unknown)},
+            code="bad_kind",
+        )
     choice, _ = EmailChoice.objects.update_or_create(
         user=user, defaults={"enabled": enabled, "kinds": sorted(set(kinds))}
     )
@@ -157,16 +170,17 @@ def _email_one(notification_id: int, now: datetime) -> bool:
     if not claimed:
         return False
     notification = Notification.objects.select_related("user").get(pk=notification_id)
-    text = notification_text(notification.kind, notification.data)
+    # In the recipient's language (their account's choice), whoever's request made it.
+    with translation.override(recipient_language(notification.user)):
+        text = notification_text(notification.kind, notification.data)
+        why = gettext(
+            "You get this e-mail because you chose it in your notification settings: %(url)s"
+        ) % {"url": f"{settings.SITE_URL.rstrip('/')}/notifications/settings/"}
     link = settings.SITE_URL.rstrip("/") + (notification.url or "/notifications/")
     try:
         send_mail(
             subject=f"[Sumito] {text[:90]}",
-            message=(
-                f"{text}\n\n{link}\n\n"
-                "You get this e-mail because you chose it in your notification settings: "
-                f"{settings.SITE_URL.rstrip('/')}/notifications/settings/"
-            ),
+            message=f"{text}\n\n{link}\n\n{why}",
             from_email=None,
             recipient_list=[notification.user.email],
         )

@@ -1,68 +1,133 @@
-"""The text of a notification, made from its kind and data when it is shown (pure, no Django):
-stored data rather than stored sentences, so a player reads it in their language."""
+"""The text of a notification, made from its kind and data when it is shown: stored data rather
+than stored sentences, so a player reads it in their language (the request's, or for an e-mail
+the recipient's: ``notifications.services`` sets it). Only the words are Django's (gettext);
+the data are the same in every language (names, clocks, round numbers)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+
 Data = Mapping[str, object]
+
+#: The colours and byes as the data name them (English words, or a bye's TRF code).
+_COLOURS = {"Black": gettext_lazy("Black"), "White": gettext_lazy("White")}
+_BYES = {
+    "U": gettext_lazy("Pairing-allocated bye"),
+    "H": gettext_lazy("Half-point bye"),
+    "Z": gettext_lazy("Zero-point bye / absent"),
+    "F": gettext_lazy("Full-point bye"),
+    "bye": gettext_lazy("bye"),
+}
+
+
+def _colour(value: object) -> str:
+    return str(_COLOURS.get(str(value), value))
+
+
+def _where(d: Data) -> str:
+    return _("%(tournament)s, round %(round)s") % {
+        "tournament": d.get("tournament"),
+        "round": d.get("round"),
+    }
 
 
 def _challenge_received(d: Data) -> str:
-    rated = "rated" if d.get("rated") else "casual"
+    names = {"from": d.get("from"), "clock": d.get("clock")}
     if d.get("rematch_of"):
-        return f"{d.get('from')} offers a rematch ({rated}, {d.get('clock')})."
-    return f"{d.get('from')} challenges you to a {rated} game ({d.get('clock')})."
+        if d.get("rated"):
+            return _("%(from)s offers a rematch (rated, %(clock)s).") % names
+        return _("%(from)s offers a rematch (casual, %(clock)s).") % names
+    if d.get("rated"):
+        return _("%(from)s challenges you to a rated game (%(clock)s).") % names
+    return _("%(from)s challenges you to a casual game (%(clock)s).") % names
 
 
 def _challenge_accepted(d: Data) -> str:
-    return f"{d.get('by')} accepted your challenge: the game has started."
+    return _("%(by)s accepted your challenge: the game has started.") % {"by": d.get("by")}
 
 
 def _challenge_declined(d: Data) -> str:
-    return f"{d.get('by')} declined your challenge."
+    return _("%(by)s declined your challenge.") % {"by": d.get("by")}
 
 
 def _game_started(d: Data) -> str:
     minutes, seconds = divmod(int(d.get("first_move_seconds") or 0), 60)
-    wait = f"{minutes} min" + (f" {seconds} s" if seconds else "") if minutes else f"{seconds} s"
-    return (
-        f"{d.get('tournament')}, round {d.get('round')}: your game against {d.get('opponent')} "
-        f"is ready. You play {d.get('colour')}, clock {d.get('clock')}; "
-        f"the first move is due within {wait}."
-    )
+    if minutes and seconds:
+        wait = _("%(minutes)s min %(seconds)s s") % {"minutes": minutes, "seconds": seconds}
+    elif minutes:
+        wait = _("%(minutes)s min") % {"minutes": minutes}
+    else:
+        wait = _("%(seconds)s s") % {"seconds": seconds}
+    return _(
+        "%(where)s: your game against %(opponent)s is ready. You play %(colour)s, clock "
+        "%(clock)s; the first move is due within %(wait)s."
+    ) % {
+        "where": _where(d),
+        "opponent": d.get("opponent"),
+        "colour": _colour(d.get("colour")),
+        "clock": d.get("clock"),
+        "wait": wait,
+    }
 
 
 def _round_paired(d: Data) -> str:
-    where = f"{d.get('tournament')}, round {d.get('round')}"
     if d.get("bye"):
-        return f"{where}: you have a bye ({d.get('bye')})."
-    return f"{where}: board {d.get('board')}, {d.get('colour')} against {d.get('opponent')}."
+        bye = d.get("bye")
+        return _("%(where)s: you have a bye (%(bye)s).") % {
+            "where": _where(d),
+            "bye": str(_BYES.get(str(bye), bye)),
+        }
+    return _("%(where)s: board %(board)s, %(colour)s against %(opponent)s.") % {
+        "where": _where(d),
+        "board": d.get("board"),
+        "colour": _colour(d.get("colour")),
+        "opponent": d.get("opponent"),
+    }
 
 
-_OUTCOME = {"won": "You won", "lost": "You lost", "drew": "You drew", "aborted": "Aborted"}
+_OUTCOME = {
+    "won": gettext_lazy("You won against %(opponent)s"),
+    "lost": gettext_lazy("You lost against %(opponent)s"),
+    "drew": gettext_lazy("You drew against %(opponent)s"),
+    "aborted": gettext_lazy("Aborted against %(opponent)s"),
+}
 
 
 def _game_finished(d: Data) -> str:
-    text = f"{_OUTCOME.get(str(d.get('outcome')), 'Game over')} against {d.get('opponent')}"
+    sentence = _OUTCOME.get(str(d.get("outcome")), gettext_lazy("Game over against %(opponent)s"))
+    text = str(sentence) % {"opponent": d.get("opponent")}
     text += f" ({d.get('result') or d.get('termination')})."
     before, after = d.get("rating_before"), d.get("rating_after")
     if isinstance(before, int) and isinstance(after, int):
-        text += f" Rating {before} → {after} ({after - before:+d})."
+        text += " " + _("Rating %(before)s → %(after)s (%(change)s).") % {
+            "before": before,
+            "after": after,
+            "change": f"{after - before:+d}",
+        }
     return text
 
 
 def _tournament_starting(d: Data) -> str:
-    return f"{d.get('tournament')} starts in {d.get('minutes')} minutes."
+    minutes = d.get("minutes")
+    count = minutes if isinstance(minutes, int) else 0
+    return ngettext(
+        "%(tournament)s starts in %(minutes)s minute.",
+        "%(tournament)s starts in %(minutes)s minutes.",
+        count,
+    ) % {"tournament": d.get("tournament"), "minutes": minutes}
 
 
 def _club_join_request(d: Data) -> str:
-    return f"{d.get('from')} asks to join {d.get('club')}."
+    return _("%(from)s asks to join %(club)s.") % {"from": d.get("from"), "club": d.get("club")}
 
 
 def _club_join_decided(d: Data) -> str:
-    verdict = "accepted" if d.get("approved") else "declined"
-    return f"Your request to join {d.get('club')} was {verdict}."
+    if d.get("approved"):
+        return _("Your request to join %(club)s was accepted.") % {"club": d.get("club")}
+    return _("Your request to join %(club)s was declined.") % {"club": d.get("club")}
 
 
 _TEXTS: dict[str, Callable[[Data], str]] = {
@@ -79,6 +144,7 @@ _TEXTS: dict[str, Callable[[Data], str]] = {
 
 
 def notification_text(kind: str, data: Data) -> str:
-    """The sentence shown for a notification of ``kind`` with ``data``."""
+    """The sentence shown for a notification of ``kind`` with ``data``, in the active
+    language."""
     render = _TEXTS.get(kind)
     return render(data) if render else str(kind).replace("_", " ").capitalize() + "."

@@ -5,6 +5,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.shortcuts import redirect, render
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from notifications.forms import EmailChoiceForm
@@ -31,7 +32,7 @@ def notification_list(request):
 def notification_read_all(request):
     changed = notifications_mark_read(user=request.user, ids=None, now=timezone.now())
     if changed:
-        messages.success(request, f"{changed} marked read.")
+        messages.success(request, _("%(changed)s marked read.") % {"changed": changed})
     return redirect("notifications")
 
 
@@ -47,7 +48,7 @@ def notification_settings(request):
             enabled=form.cleaned_data["enabled"],
             kinds=form.cleaned_data["kinds"],
         )
-        messages.success(request, "Your e-mail choices are saved.")
+        messages.success(request, _("Your e-mail choices are saved."))
         return redirect("notification-settings")
     return render(
         request,

@@ -30,7 +30,7 @@ class LeaderboardView(APIView):
         parameters=[
             OpenApiParameter(
                 "category",
-                choice_or_blank(elo.CATEGORIES),
+                choice_or_blank(elo.ALL_CATEGORIES),
                 description=f"blank: {selectors.LEADERBOARD_DEFAULT_CATEGORY}",
             ),
             OpenApiParameter("club", str, description="club slug: its members only (unknown: 404)"),

@@ -7,6 +7,7 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db.models import Count, F, Q, QuerySet
+from django.utils.translation import gettext as _
 
 from abalone_site.errors import InvalidInput, NotFound
 from accounts.models import User
@@ -67,9 +68,10 @@ def leaderboard_filter(
 ) -> LeaderboardFilter:
     """Validate the leaderboard's query parameters; raises InvalidInput with a message."""
     category = (category or LEADERBOARD_DEFAULT_CATEGORY).strip().lower()
-    if category not in elo.CATEGORIES:
+    if category not in elo.ALL_CATEGORIES:
         raise InvalidInput(
-            f"Unknown category '{category}': choose one of {', '.join(elo.CATEGORIES)}.",
+            _("Unknown category '%(category)s': choose one of %(all_categories)s.")
+            % {"category": category, "all_categories": ", ".join(elo.ALL_CATEGORIES)},
             code="bad_category",
         )
     if days is None or str(days).strip() == "":
@@ -79,17 +81,20 @@ def leaderboard_filter(
             window = int(str(days).strip())
         except ValueError:
             raise InvalidInput(
-                f"days must be a whole number of days, not '{days}'.", code="bad_days"
+                _("days must be a whole number of days, not '%(days)s'.") % {"days": days},
+                code="bad_days",
             ) from None
         if not 1 <= window <= LEADERBOARD_MAX_DAYS:
             raise InvalidInput(
-                f"days must be between 1 and {LEADERBOARD_MAX_DAYS}.", code="bad_days"
+                _("days must be between 1 and %(leaderboard_max_days)s.")
+                % {"leaderboard_max_days": LEADERBOARD_MAX_DAYS},
+                code="bad_days",
             )
     found = None
     if club:
         found = Club.objects.filter(slug=club.strip()).first()
         if found is None:
-            raise NotFound(f"There is no club '{club}'.", code="bad_club")
+            raise NotFound(_("There is no club '%(club)s'.") % {"club": club}, code="bad_club")
     return LeaderboardFilter(category, window, found)
 
 
@@ -113,9 +118,9 @@ def leaderboard(selection: LeaderboardFilter, *, now: datetime) -> QuerySet[Play
 
 
 def player_ratings(user: User) -> list[PlayerRating]:
-    """The player's rating rows that have games, in the order of ``elo.CATEGORIES``."""
+    """The player's rating rows that have games, in the order of ``elo.ALL_CATEGORIES``."""
     rows = {r.category: r for r in PlayerRating.objects.filter(user=user, games__gt=0)}
-    return [rows[category] for category in elo.CATEGORIES if category in rows]
+    return [rows[category] for category in elo.ALL_CATEGORIES if category in rows]
 
 
 @dataclass(frozen=True)

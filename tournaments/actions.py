@@ -18,6 +18,8 @@ from datetime import datetime
 from typing import Any
 
 from django.http import QueryDict
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from rest_framework import serializers
 
 from abalone_site.api_errors import flatten_detail
@@ -171,7 +173,7 @@ def perform(
     """Run ``action`` for ``actor`` with the input ``data``; a ServiceError says why not."""
     handler = ACTIONS.get(action)
     if handler is None:
-        raise NotFound(f"There is no tournament action '{action}'.")
+        raise NotFound(_("There is no tournament action '%(action)s'.") % {"action": action})
     shape = INPUTS[action]
     if isinstance(data, QueryDict) and hasattr(shape, "from_form"):
         data = shape.from_form(data)
@@ -186,7 +188,7 @@ def _register(call: _Call) -> Outcome:
         tournament=call.tournament, user=call.actor, now=call.now
     )
     return Outcome(
-        f"You are registered for {call.tournament.name}.",
+        _("You are registered for %(name)s.") % {"name": call.tournament.name},
         {"registered": entrant.user.username},
         status=201,
     )
@@ -242,7 +244,7 @@ def _forbid(call: _Call) -> Outcome:
         reason=call.data.get("reason", ""),
     )
     return Outcome(
-        "Those two will not be paired.",
+        _("Those two will not be paired."),
         {"forbidden": [first.username, second.username]},
         status=201,
         page="players/",
@@ -255,7 +257,7 @@ def _unforbid(call: _Call) -> Outcome:
         tournament=call.tournament, actor=call.actor, first=first, second=second
     )
     return Outcome(
-        "Those two may be paired again.",
+        _("Those two may be paired again."),
         {"allowed": [first.username, second.username]},
         page="players/",
     )
@@ -294,12 +296,12 @@ def _paired(call: _Call, round_, *, waiting: str) -> Outcome:
 
 def _start(call: _Call) -> Outcome:
     round_ = services.tournament_start(tournament=call.tournament, actor=call.actor, now=call.now)
-    return _paired(call, round_, waiting="Registration is closed; round 1 is being paired.")
+    return _paired(call, round_, waiting=_("Registration is closed; round 1 is being paired."))
 
 
 def _pair_next(call: _Call) -> Outcome:
     round_ = services.round_pair_by(tournament=call.tournament, actor=call.actor, now=call.now)
-    return _paired(call, round_, waiting="The round is being paired in the background.")
+    return _paired(call, round_, waiting=_("The round is being paired in the background."))
 
 
 def _start_round(call: _Call) -> Outcome:
@@ -307,7 +309,7 @@ def _start_round(call: _Call) -> Outcome:
         tournament_id=call.tournament.pk, number=call.data["round"], actor=call.actor, now=call.now
     )
     return Outcome(
-        f"Round {round_.number} has started.",
+        _("Round %(number)s has started.") % {"number": round_.number},
         {"round": round_.number, "status": round_.status},
         page=f"rounds/{round_.number}/",
     )
@@ -324,9 +326,9 @@ def _result(call: _Call) -> Outcome:
         now=call.now,
     )
     updating = ratings_being_updated()
-    message = f"Board {board.number}: {board.result}."
+    message = _("Board %(number)s: %(result)s.") % {"number": board.number, "result": board.result}
     if updating:
-        message += " Ratings are being updated."
+        message += " " + _("Ratings are being updated.")
     return Outcome(
         message,
         {**selectors.board_document(board), "ratings_updating": updating},
@@ -339,9 +341,11 @@ def _results(call: _Call) -> Outcome:
         tournament=call.tournament, actor=call.actor, entries=call.data["results"], now=call.now
     )
     updating = ratings_being_updated()
-    message = f"{len(boards)} result{'s' if len(boards) != 1 else ''} saved."
+    message = ngettext("%(count)s result saved.", "%(count)s results saved.", len(boards)) % {
+        "count": len(boards)
+    }
     if updating:
-        message += " Ratings are being updated."
+        message += " " + _("Ratings are being updated.")
     rounds = sorted({board.round.number for board in boards})
     return Outcome(
         message,
@@ -365,7 +369,7 @@ def _edit_board(call: _Call) -> Outcome:
     )
     board.refresh_from_db()
     return Outcome(
-        " ".join([f"Board {board.number} changed.", *done.moves]),
+        " ".join([_("Board %(number)s changed.") % {"number": board.number}, *done.moves]),
         {
             "board": selectors.board_document(board),
             "moves": done.moves,

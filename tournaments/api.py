@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.http import HttpResponse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import permissions, serializers, status
@@ -33,7 +34,7 @@ class TiebreakOrder(serializers.ListField):
     def to_internal_value(self, data):
         order = super().to_internal_value(data)
         if len(set(order)) != len(order):
-            raise serializers.ValidationError("A tie-break appears twice in the order.")
+            raise serializers.ValidationError(_("A tie-break appears twice in the order."))
         return order
 
 
@@ -170,7 +171,7 @@ class TournamentListView(APIView):
         data = dict(serializer.validated_data)
         club = Club.objects.filter(slug=data.pop("club_slug")).first()
         if club is None:
-            raise NotFound("There is no such club.")
+            raise NotFound(_("There is no such club."))
         tournament = services.tournament_create(club=club, actor=request.user, **data)
         return Response(TournamentSerializer(tournament).data, status=status.HTTP_201_CREATED)
 
@@ -237,7 +238,7 @@ class TournamentReadView(APIView):
             case "round":
                 round_ = Round.objects.filter(tournament=tournament, number=number).first()
                 if round_ is None:
-                    raise NotFound(f"Round {number} has not been paired.")
+                    raise NotFound(_("Round %(number)s has not been paired.") % {"number": number})
                 return Response(
                     {
                         "number": round_.number,
@@ -250,7 +251,7 @@ class TournamentReadView(APIView):
                         ],
                     }
                 )
-        raise NotFound("Unknown read.")
+        raise NotFound(_("Unknown read."))
 
 
 class TournamentExportView(APIView):
@@ -258,8 +259,10 @@ class TournamentExportView(APIView):
 
     @extend_schema(responses={(200, "text/plain"): OpenApiTypes.STR})
     def get(self, request, slug: str, kind: str):
-        body, content_type, _filename = exports.export(_tournament(slug), kind)
-        return HttpResponse(body, content_type=content_type)
+        body, content_type, filename = exports.export(_tournament(slug), kind)
+        response = HttpResponse(body, content_type=content_type)
+        response["Content-Disposition"] = f'attachment; filename="{filename}"'
+        return response
 
 
 class TournamentActionView(APIView):

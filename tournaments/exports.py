@@ -11,6 +11,7 @@ import io
 from datetime import date
 
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from abalone_site.errors import NotFound
 from games.models import Game
@@ -225,11 +226,12 @@ def game_records(tournament: Tournament) -> str:
     if text:
         return text
     if tournament.play_mode == Tournament.PlayMode.OTB:
-        return (
-            f"No game records: {tournament.name} is played over the board, and no record has "
-            "been imported yet (its directors import them on the round pages).\n"
-        )
-    return f"No game records: no game of {tournament.name} has been played yet.\n"
+        return _(
+            "No game records: %(name)s is played over the board, and no record has been imported yet (its directors import them on the round pages).\n"
+        ) % {"name": tournament.name}
+    return _("No game records: no game of %(name)s has been played yet.\n") % {
+        "name": tournament.name
+    }
 
 
 #: kind -> (maker, media type, file name; {slug} is the tournament's)
@@ -244,6 +246,9 @@ EXPORTS = {
 def export(tournament: Tournament, kind: str) -> tuple[str, str, str]:
     """The export ``kind`` of ``tournament``: (text, content type, file name)."""
     if kind not in EXPORTS:
-        raise NotFound(f"No export '{kind}': choose one of {', '.join(EXPORTS)}.")
+        raise NotFound(
+            _("No export '%(kind)s': choose one of %(exports)s.")
+            % {"kind": kind, "exports": ", ".join(EXPORTS)}
+        )
     maker, media_type, name = EXPORTS[kind]
     return maker(tournament), f"{media_type}; charset=utf-8", name.format(slug=tournament.slug)

@@ -1,26 +1,31 @@
 from django import forms
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
+from abalone_site.errors import ServiceError
+from games.forms import start_position_field
 from games.models import START_CHOICES
+from games.options import CUSTOM, custom_start
 from tournaments.models import Board, Tournament, default_tiebreaks
 
 TIEBREAK_CHOICES = [
-    ("buchholz_cut1", "Buchholz cut-1"),
-    ("buchholz", "Buchholz"),
-    ("median_buchholz", "Median Buchholz"),
-    ("sonneborn_berger", "Sonneborn-Berger"),
-    ("direct_encounter", "Direct encounter"),
-    ("wins", "Number of wins"),
-    ("games_won", "Games won over the board"),
-    ("black_games", "Games with Black (first move)"),
-    ("progressive", "Progressive score"),
-    ("koya", "Koya (round-robin)"),
-    ("marbles", "Marble tie-break"),
+    ("buchholz_cut1", _("Buchholz cut-1")),
+    ("buchholz", _("Buchholz")),
+    ("median_buchholz", _("Median Buchholz")),
+    ("sonneborn_berger", _("Sonneborn-Berger")),
+    ("direct_encounter", _("Direct encounter")),
+    ("wins", _("Number of wins")),
+    ("games_won", _("Games won over the board")),
+    ("black_games", _("Games with Black (first move)")),
+    ("progressive", _("Progressive score")),
+    ("koya", _("Koya (round-robin)")),
+    ("marbles", _("Marble tie-break")),
 ]
 
 
 #: How many tie-breaks the form lets a director order.
 TIEBREAK_SLOTS = 6
-TIEBREAK_HELP = (
+TIEBREAK_HELP = _(
     "In this order, each once. None chosen: the system's own (Swiss: Buchholz cut 1, Buchholz, "
     "Sonneborn-Berger, direct encounter, wins; round-robin: Sonneborn-Berger, direct encounter, "
     "wins)."
@@ -28,66 +33,99 @@ TIEBREAK_HELP = (
 
 
 class TournamentForm(forms.Form):
-    name = forms.CharField(max_length=100)
+    name = forms.CharField(max_length=100, label=_("Name"))
     description = forms.CharField(
-        widget=forms.Textarea(attrs={"rows": 3}), required=False, max_length=4000
+        widget=forms.Textarea(attrs={"rows": 3}),
+        required=False,
+        max_length=4000,
+        label=_("Description"),
     )
-    format = forms.ChoiceField(choices=Tournament.Format.choices)
+    format = forms.ChoiceField(choices=Tournament.Format.choices, label=_("Format"))
     pairing_rules = forms.ChoiceField(
         choices=Tournament.PairingRules.choices,
         initial=Tournament.PairingRules.DUTCH_2026,
         required=False,
-        label="Swiss pairing rules",
-        help_text="The text in force since 1 February 2026, or the earlier one for an event "
-        "that began under it",
+        label=_("Swiss pairing rules"),
+        help_text=_(
+            "The text in force since 1 February 2026, or the earlier one for an event "
+            "that began under it"
+        ),
     )
     rounds = forms.IntegerField(
         min_value=1,
         max_value=30,
         initial=5,
-        help_text="Swiss only; a round-robin has one round per opponent",
+        label=_("Rounds"),
+        help_text=_("Swiss only; a round-robin has one round per opponent"),
     )
     base_minutes = forms.FloatField(
-        min_value=0.25, max_value=360, initial=10, help_text="minutes each (on the server)"
+        min_value=0.25,
+        max_value=360,
+        initial=10,
+        label=_("Base minutes"),
+        help_text=_("minutes each (on the server)"),
     )
-    increment_seconds = forms.IntegerField(min_value=0, max_value=600, initial=0)
+    increment_seconds = forms.IntegerField(
+        min_value=0, max_value=600, initial=0, label=_("Increment seconds")
+    )
     marbles_to_win = forms.IntegerField(
-        min_value=1, max_value=6, initial=6, help_text="6 standard, 4 blitz"
+        min_value=1,
+        max_value=6,
+        initial=6,
+        label=_("Marbles to win"),
+        help_text=_("6 standard, 4 blitz"),
     )
-    start_position = forms.ChoiceField(choices=START_CHOICES, initial="belgian")
+    start_position = forms.ChoiceField(
+        choices=START_CHOICES,
+        initial="belgian",
+        label=pgettext_lazy("start position", "Start"),
+        help_text=_(
+            "Belgian Daisy is the usual competitive start; placement: an empty board, each "
+            "side places its marbles in turn first"
+        ),
+    )
+    custom_position = start_position_field(start_field_id="id_start_position")
     max_plies_result = forms.ChoiceField(
-        choices=[("draw", "Draw"), ("marbles", "Won by more marbles pushed off")],
-        label="At the move limit (400 plies)",
+        choices=[("draw", _("Draw")), ("marbles", _("Won by more marbles pushed off"))],
+        label=_("At the move limit (400 plies)"),
     )
-    rated = forms.BooleanField(required=False, initial=True)
-    play_mode = forms.ChoiceField(choices=Tournament.PlayMode.choices)
-    entry = forms.ChoiceField(choices=Tournament.Entry.choices)
-    max_players = forms.IntegerField(min_value=2, required=False)
+    rated = forms.BooleanField(required=False, initial=True, label=_("Rated"))
+    play_mode = forms.ChoiceField(choices=Tournament.PlayMode.choices, label=_("Play mode"))
+    entry = forms.ChoiceField(choices=Tournament.Entry.choices, label=_("Entry"))
+    max_players = forms.IntegerField(min_value=2, required=False, label=_("Max players"))
     registration_closes_at = forms.DateTimeField(
         required=False,
+        label=_("Registration closes at"),
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
     )
-    round_start = forms.ChoiceField(choices=Tournament.RoundStart.choices)
+    round_start = forms.ChoiceField(choices=Tournament.RoundStart.choices, label=_("Round start"))
     round_pause_seconds = forms.IntegerField(
-        min_value=0, max_value=86400, initial=60, help_text="automatic start: pause between rounds"
+        min_value=0,
+        max_value=86400,
+        initial=60,
+        label=_("Round pause seconds"),
+        help_text=_("automatic start: pause between rounds"),
     )
     first_move_seconds = forms.IntegerField(
         required=False,
         min_value=10,
         max_value=3600,
         initial=180,
-        label="Time for the first move (seconds)",
-        help_text="server games: a first move not made this long after the players were "
-        "notified loses by forfeit",
+        label=_("Time for the first move (seconds)"),
+        help_text=_(
+            "server games: a first move not made this long after the players were "
+            "notified loses by forfeit"
+        ),
     )
     chat_enabled = forms.BooleanField(
         required=False,
         initial=True,
-        label="Chat in the event's games",
-        help_text="off: no chat on the pages of this event's server games",
+        label=_("Chat in the event's games"),
+        help_text=_("off: no chat on the pages of this event's server games"),
     )
     bye_points = forms.ChoiceField(
-        choices=[("1", "1"), ("0.5", "½"), ("0", "0")], label="Points for a pairing-allocated bye"
+        choices=[("1", "1"), ("0.5", "½"), ("0", "0")],
+        label=_("Points for a pairing-allocated bye"),
     )
 
     def __init__(self, *args, **kwargs):
@@ -96,7 +134,7 @@ class TournamentForm(forms.Form):
             self.fields[f"tiebreak_{slot}"] = forms.ChoiceField(
                 choices=[("", "—")] + TIEBREAK_CHOICES,
                 required=False,
-                label=f"Tie-break {slot}",
+                label=_("Tie-break %(slot)s") % {"slot": slot},
                 help_text=TIEBREAK_HELP if slot == 1 else "",
             )
 
@@ -108,9 +146,17 @@ class TournamentForm(forms.Form):
         if twice:
             names = dict(TIEBREAK_CHOICES)
             raise forms.ValidationError(
-                f"{', '.join(names[code] for code in twice)}: each tie-break once in the order."
+                _("%(names)s: each tie-break once in the order.")
+                % {"names": ", ".join(str(names[code]) for code in twice)}
             )
         data["tiebreaks"] = order
+        if data.get("start_position") == CUSTOM and data.get("marbles_to_win"):
+            try:
+                custom_start(
+                    data.get("custom_position") or "", marbles_to_win=data["marbles_to_win"]
+                )
+            except ServiceError as error:
+                self.add_error("custom_position", error.detail)
         return data
 
     def settings(self) -> dict:
@@ -121,6 +167,8 @@ class TournamentForm(forms.Form):
         for optional in ("pairing_rules", "first_move_seconds"):
             if not data.get(optional):
                 data.pop(optional, None)  # not sent: the default, or unchanged
+        if data.get("start_position") != CUSTOM:
+            data["custom_position"] = ""  # the text left in the box is not this start's
         if not data["tiebreaks"]:
             data["tiebreaks"] = default_tiebreaks(data["format"])
         return data
@@ -138,14 +186,27 @@ class TournamentForm(forms.Form):
 
 
 class ResultForm(forms.Form):
-    result = forms.ChoiceField(choices=[(v, label) for v, label in Board.Result.choices if v])
-    black_marbles = forms.IntegerField(min_value=0, max_value=6, required=False)
-    white_marbles = forms.IntegerField(min_value=0, max_value=6, required=False)
-    reason = forms.CharField(max_length=200, required=False)
+    result = forms.ChoiceField(
+        choices=[(v, label) for v, label in Board.Result.choices if v], label=_("Result")
+    )
+    black_marbles = forms.IntegerField(
+        min_value=0, max_value=6, required=False, label=_("Black marbles")
+    )
+    white_marbles = forms.IntegerField(
+        min_value=0, max_value=6, required=False, label=_("White marbles")
+    )
+    reason = forms.CharField(max_length=200, required=False, label=_("Reason"))
 
 
 class AddPlayerForm(forms.Form):
-    username = forms.CharField(max_length=30)
+    username = forms.CharField(
+        max_length=30,
+        label=_("Username"),
+        widget=forms.TextInput(attrs={"placeholder": _("username"), "aria-label": _("Player")}),
+    )
     late_bye = forms.ChoiceField(
-        choices=[("Z", "0 for rounds missed"), ("H", "½ for rounds missed")], required=False
+        choices=[("Z", _("0 for rounds missed")), ("H", _("½ for rounds missed"))],
+        required=False,
+        label=_("Late bye"),
+        widget=forms.Select(attrs={"aria-label": _("Points for the rounds missed")}),
     )

@@ -9,6 +9,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from abalone_site.errors import ServiceError
 from clubs.models import Club
@@ -29,7 +30,8 @@ class TrfImportForm(forms.Form):
         upload = self.cleaned_data["file"]
         if upload.size > MAX_TRF_BYTES:
             raise forms.ValidationError(
-                f"The file has {upload.size:,} bytes; a TRF file has at most {MAX_TRF_BYTES:,}."
+                _("The file has %(size)s bytes; a TRF file has at most %(max_trf_bytes)s.")
+                % {"size": format(upload.size, ","), "max_trf_bytes": format(MAX_TRF_BYTES, ",")}
             )
         return decode_trf(upload.read())
 
@@ -38,7 +40,7 @@ class TrfImportForm(forms.Form):
 def tournament_import(request, club_slug: str):
     club = get_object_or_404(Club, slug=club_slug)
     if not is_club_admin(club, request.user):
-        detail = f"Only an admin of {club.name} may import its tournaments."
+        detail = _("Only an admin of %(name)s may import its tournaments.") % {"name": club.name}
         return render(request, "403.html", {"detail": detail, "back": club}, status=403)
     form = TrfImportForm(request.POST or None, request.FILES or None)
     if request.method == "POST" and form.is_valid():

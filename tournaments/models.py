@@ -2,6 +2,7 @@ from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
 
 from games.models import START_CHOICES
 
@@ -17,35 +18,35 @@ def default_tiebreaks(format: str) -> list[str]:
 
 class Tournament(models.Model):
     class Format(models.TextChoices):
-        SWISS = "swiss", "Swiss (FIDE Dutch)"
-        ROUND_ROBIN = "round_robin", "Round-robin"
-        DOUBLE_ROUND_ROBIN = "double_round_robin", "Double round-robin"
+        SWISS = "swiss", _("Swiss (FIDE Dutch)")
+        ROUND_ROBIN = "round_robin", _("Round-robin")
+        DOUBLE_ROUND_ROBIN = "double_round_robin", _("Double round-robin")
 
     class PlayMode(models.TextChoices):
-        SERVER = "server", "On the server"
-        OTB = "otb", "Over the board"
+        SERVER = "server", _("On the server")
+        OTB = "otb", _("Over the board")
 
     class Entry(models.TextChoices):
-        MEMBERS = "members", "Club members only"
-        OPEN = "open", "Open to everyone"
+        MEMBERS = "members", _("Club members only")
+        OPEN = "open", _("Open to everyone")
 
     class RoundStart(models.TextChoices):
-        AUTO = "auto", "Automatically, a pause after the previous round"
-        SCHEDULED = "scheduled", "At scheduled times"
-        MANUAL = "manual", "When the director starts it"
+        AUTO = "auto", _("Automatically, a pause after the previous round")
+        SCHEDULED = "scheduled", _("At scheduled times")
+        MANUAL = "manual", _("When the director starts it")
 
     class PairingRules(models.TextChoices):
         # tournaments.pairing.dutch.RULESETS
-        DUTCH_2026 = "dutch-2026", "FIDE Dutch (C.04.3 in force from 1 February 2026)"
+        DUTCH_2026 = "dutch-2026", _("FIDE Dutch (C.04.3 in force from 1 February 2026)")
         DUTCH_UNTIL_2026 = (
             "dutch-until-2026",
-            "Dutch until 2026 (the 2017 text, for events begun under it)",
+            _("Dutch until 2026 (the 2017 text, for events begun under it)"),
         )
 
     class Status(models.TextChoices):
-        REGISTRATION = "registration", "Registration"
-        RUNNING = "running", "Running"
-        FINISHED = "finished", "Finished"
+        REGISTRATION = "registration", _("Registration")
+        RUNNING = "running", _("Running")
+        FINISHED = "finished", _("Finished")
 
     club = models.ForeignKey("clubs.Club", on_delete=models.CASCADE, related_name="tournaments")
     name = models.CharField(max_length=100)
@@ -63,11 +64,19 @@ class Tournament(models.Model):
     base_seconds = models.PositiveIntegerField(null=True, blank=True, default=600)
     increment_seconds = models.PositiveIntegerField(default=0)
     marbles_to_win = models.PositiveSmallIntegerField(default=6)
+    # The start of the event's games: Belgian Daisy, the usual competitive start, unless the
+    # directors choose another; "custom" plays from ``custom_position`` (a position string).
     start_position = models.CharField(max_length=16, default="belgian", choices=START_CHOICES)
+    custom_position = models.CharField(
+        max_length=200,
+        blank=True,
+        help_text="start_position custom only: the position string, e.g. b|a1,a2,a3|i7,i8,i9 "
+        "(side to move, Black's cells, White's cells); checked when set (else 422)",
+    )
     max_plies_result = models.CharField(
         max_length=8,
         default="draw",
-        choices=[("draw", "Draw"), ("marbles", "Won by more marbles pushed off")],
+        choices=[("draw", _("Draw")), ("marbles", _("Won by more marbles pushed off"))],
     )
     rated = models.BooleanField(default=True)
     play_mode = models.CharField(max_length=6, choices=PlayMode.choices, default=PlayMode.SERVER)
@@ -147,8 +156,8 @@ class Arbiter(models.Model):
 
 class Entrant(models.Model):
     class Status(models.TextChoices):
-        ACTIVE = "active", "Active"
-        WITHDRAWN = "withdrawn", "Withdrawn"
+        ACTIVE = "active", _("Active")
+        WITHDRAWN = "withdrawn", _("Withdrawn")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entrants")
     user = models.ForeignKey(
@@ -160,7 +169,7 @@ class Entrant(models.Model):
     # First round the player is paired in (late entry); earlier rounds get `late_bye`.
     first_round = models.PositiveSmallIntegerField(default=1)
     late_bye = models.CharField(
-        max_length=1, default="Z", choices=[("Z", "Zero-point bye"), ("H", "Half-point bye")]
+        max_length=1, default="Z", choices=[("Z", _("Zero-point bye")), ("H", _("Half-point bye"))]
     )
     withdrawn_from_round = models.PositiveSmallIntegerField(null=True, blank=True)
     registered_at = models.DateTimeField(auto_now_add=True)
@@ -184,7 +193,11 @@ class ByeRequest(models.Model):
     kind = models.CharField(
         max_length=1,
         default="H",
-        choices=[("H", "Half-point bye"), ("Z", "Zero-point bye"), ("F", "Full-point bye")],
+        choices=[
+            ("H", _("Half-point bye")),
+            ("Z", _("Zero-point bye")),
+            ("F", _("Full-point bye")),
+        ],
         help_text="H or Z: asked for by the player; F (or any): granted by a director",
     )
     created_at = models.DateTimeField(auto_now_add=True)
@@ -221,9 +234,9 @@ class ForbiddenPair(models.Model):
 
 class Round(models.Model):
     class Status(models.TextChoices):
-        PAIRED = "paired", "Paired"
-        STARTED = "started", "In play"
-        FINISHED = "finished", "Finished"
+        PAIRED = "paired", _("Paired")
+        STARTED = "started", _("In play")
+        FINISHED = "finished", _("Finished")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="round_set")
     number = models.PositiveSmallIntegerField()
@@ -247,20 +260,20 @@ class Board(models.Model):
     """One line of a round: a pairing (black moves first), or a player's bye or absence."""
 
     class Result(models.TextChoices):
-        NONE = "", "Not played yet"
+        NONE = "", _("Not played yet")
         BLACK_WINS = "1-0", "1-0"
         WHITE_WINS = "0-1", "0-1"
         DRAW = "1/2-1/2", "½-½"
-        BLACK_FORFEIT_WIN = "+-", "+/- (White forfeits)"
-        WHITE_FORFEIT_WIN = "-+", "-/+ (Black forfeits)"
-        DOUBLE_FORFEIT = "--", "-/- (both forfeit)"
+        BLACK_FORFEIT_WIN = "+-", _("+/- (White forfeits)")
+        WHITE_FORFEIT_WIN = "-+", _("-/+ (Black forfeits)")
+        DOUBLE_FORFEIT = "--", _("-/- (both forfeit)")
 
     class Bye(models.TextChoices):
-        NONE = "", "Not a bye"
-        PAIRING = "U", "Pairing-allocated bye"
-        HALF = "H", "Half-point bye"
-        ZERO = "Z", "Zero-point bye / absent"
-        FULL = "F", "Full-point bye"
+        NONE = "", _("Not a bye")
+        PAIRING = "U", _("Pairing-allocated bye")
+        HALF = "H", _("Half-point bye")
+        ZERO = "Z", _("Zero-point bye / absent")
+        FULL = "F", _("Full-point bye")
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="boards")
     number = models.PositiveSmallIntegerField()
@@ -323,10 +336,10 @@ class AuditEntry(models.Model):
     an entry that overrode the event's rules, a granted bye, a board edit, a withdrawal."""
 
     class What(models.TextChoices):
-        ENTRY_OVERRIDE = "entry_override", "Entry against the event's rules"
-        BYE_GRANTED = "bye_granted", "Bye granted"
-        BOARD_EDITED = "board_edited", "Board edited"
-        WITHDRAWN = "withdrawn", "Player withdrawn by a director"
+        ENTRY_OVERRIDE = "entry_override", _("Entry against the event's rules")
+        BYE_GRANTED = "bye_granted", _("Bye granted")
+        BOARD_EDITED = "board_edited", _("Board edited")
+        WITHDRAWN = "withdrawn", _("Player withdrawn by a director")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="audit")
     actor = models.ForeignKey(

@@ -37,7 +37,7 @@ def round_paired(tournament: Tournament, round_: Round, now: datetime) -> None:
                 continue
             data = _common(tournament, round_) | {"board": board.number}
             if opponent is None:
-                data["bye"] = Board.Bye(board.bye).label if board.bye else "bye"
+                data["bye"] = board.bye or "bye"  # its code: the text translates it
             else:
                 data |= {"opponent": _name(opponent), "colour": colour}
             notification_create(

@@ -6,6 +6,8 @@ Creating a club's tournaments and appointing arbiters is for the club's admins o
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
+
 from abalone_site.errors import NotAllowed
 from accounts.models import User
 from clubs.models import Club, Membership
@@ -32,11 +34,14 @@ def is_director(tournament: Tournament, user: User) -> bool:
 
 def require_club_admin(club: Club, user: User, action: str) -> None:
     if not is_club_admin(club, user):
-        raise NotAllowed(f"Only an admin of {club.name} may {action}.")
+        raise NotAllowed(
+            _("Only an admin of %(name)s may %(action)s.") % {"name": club.name, "action": action}
+        )
 
 
 def require_director(tournament: Tournament, user: User, action: str) -> None:
     if not is_director(tournament, user):
         raise NotAllowed(
-            f"Only the directors of {tournament.name} (club admins and arbiters) may {action}."
+            _("Only the directors of %(name)s (club admins and arbiters) may %(action)s.")
+            % {"name": tournament.name, "action": action}
         )

@@ -3,6 +3,9 @@ found by what a user typed, boards, standings, crosstable, cards, pairing warnin
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
 from abalone_site.errors import NotFound
 from tournaments import history
 from tournaments.models import (
@@ -34,7 +37,7 @@ def _points(value: float) -> str:
 def tournament_by_slug(slug: str) -> Tournament:
     tournament = Tournament.objects.select_related("club").filter(slug=slug).first()
     if tournament is None:
-        raise NotFound(f"There is no tournament '{slug}'.")
+        raise NotFound(_("There is no tournament '%(slug)s'.") % {"slug": slug})
     return tournament
 
 
@@ -48,7 +51,10 @@ def entrant_for(tournament: Tournament, username: str) -> Entrant:
         .first()
     )
     if entrant is None:
-        raise NotFound(f"{username} is not a player of {tournament.name}.")
+        raise NotFound(
+            _("%(username)s is not a player of %(name)s.")
+            % {"username": username, "name": tournament.name}
+        )
     return entrant
 
 
@@ -60,7 +66,10 @@ def board_of(tournament: Tournament, board_id: int) -> Board:
         .first()
     )
     if board is None:
-        raise NotFound(f"{tournament.name} has no board {board_id}.")
+        raise NotFound(
+            _("%(name)s has no board %(board_id)s.")
+            % {"name": tournament.name, "board_id": board_id}
+        )
     return board
 
 
@@ -155,10 +164,27 @@ def standings_input(tournament: Tournament, *, up_to_round: int | None = None) -
     )
 
 
+#: The tie-breaks' names as the pages show them, in the reader's language
+#: (``tournaments.tiebreaks``, pure, names them in English).
+TIEBREAK_NAMES = {
+    "buchholz": gettext_lazy("Buchholz"),
+    "buchholz_cut1": gettext_lazy("Buchholz cut 1"),
+    "median_buchholz": gettext_lazy("Median Buchholz"),
+    "sonneborn_berger": gettext_lazy("Sonneborn-Berger"),
+    "direct_encounter": gettext_lazy("Direct encounter"),
+    "wins": gettext_lazy("Number of wins (played or not)"),
+    "games_won": gettext_lazy("Number of games won over the board"),
+    "black_games": gettext_lazy("Games played with Black (first mover)"),
+    "progressive": gettext_lazy("Progressive score"),
+    "koya": gettext_lazy("Koya score (round-robin)"),
+    "marbles": gettext_lazy("Marble difference (Abalone)"),
+}
+
+
 def tiebreak_names(tournament: Tournament) -> list[tuple[str, str]]:
     """(short, full name) of the tournament's tie-breaks, in order."""
     return [
-        (TIEBREAKS[code].short, TIEBREAKS[code].name)
+        (TIEBREAKS[code].short, str(TIEBREAK_NAMES.get(code, TIEBREAKS[code].name)))
         for code in tournament.tiebreaks
         if code in TIEBREAKS
     ]
@@ -288,7 +314,12 @@ def pairing_warnings(tournament: Tournament, round_: Round) -> list[str]:
         for entrant_id in filter(None, (board.black_id, board.white_id)):
             if entrant_id in seen:
                 warnings.append(
-                    f"{names[entrant_id]} is on boards {seen[entrant_id]} and {board.number}."
+                    _("%(name)s is on boards %(first)s and %(second)s.")
+                    % {
+                        "name": names[entrant_id],
+                        "first": seen[entrant_id],
+                        "second": board.number,
+                    }
                 )
             seen[entrant_id] = board.number
         if board.white_id is None:
@@ -296,27 +327,36 @@ def pairing_warnings(tournament: Tournament, round_: Round) -> list[str]:
                 entry.result in ("U", "+") and entry.opponent is None
                 for entry in past[board.black_id]
             ):
-                warnings.append(f"{names[board.black_id]} already had a pairing-allocated bye.")
+                warnings.append(
+                    _("%(name)s already had a pairing-allocated bye.")
+                    % {"name": names[board.black_id]}
+                )
             continue
         opponents = {by_number.get(entry.opponent) for entry in past[board.black_id]}
         if board.white_id in opponents:
             warnings.append(
-                f"{names[board.black_id]} and {names[board.white_id]} have met already."
+                _("%(first)s and %(second)s have met already.")
+                % {"first": names[board.black_id], "second": names[board.white_id]}
             )
         for entrant_id, colour in ((board.black_id, "b"), (board.white_id, "w")):
             colours = [entry.colour for entry in past[entrant_id] if entry.colour]
             if colours[-2:] == [colour, colour]:
                 warnings.append(
-                    f"{names[entrant_id]} would have the same colour three times running."
+                    _("%(name)s would have the same colour three times running.")
+                    % {"name": names[entrant_id]}
                 )
             balance = colours.count("b") - colours.count("w") + (1 if colour == "b" else -1)
             if abs(balance) > 2:
-                warnings.append(f"{names[entrant_id]}'s colour difference would be {balance:+d}.")
+                warnings.append(
+                    _("The colour difference of %(name)s would be %(balance)s.")
+                    % {"name": names[entrant_id], "balance": format(balance, "+d")}
+                )
     for pair in ForbiddenPair.objects.filter(tournament=tournament):
         for board in round_.boards.all():
             if {board.black_id, board.white_id} == {pair.first_id, pair.second_id}:
                 warnings.append(
-                    f"{names[pair.first_id]} and {names[pair.second_id]} must not be paired."
+                    _("%(first)s and %(second)s must not be paired.")
+                    % {"first": names[pair.first_id], "second": names[pair.second_id]}
                 )
     return warnings
 

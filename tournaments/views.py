@@ -13,6 +13,7 @@ from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from abalone_site.errors import ServiceError
@@ -44,7 +45,7 @@ def tournament_list(request):
 def tournament_create(request, club_slug: str):
     club = get_object_or_404(Club, slug=club_slug)
     if not is_club_admin(club, request.user):
-        detail = f"Only an admin of {club.name} may create its tournaments."
+        detail = _("Only an admin of %(name)s may create its tournaments.") % {"name": club.name}
         return render(request, "403.html", {"detail": detail, "back": club}, status=403)
     form = TournamentForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -55,7 +56,9 @@ def tournament_create(request, club_slug: str):
         except ServiceError as error:
             form.add_error(None, error.detail)
         else:
-            messages.success(request, f"{tournament.name} is open for registration.")
+            messages.success(
+                request, _("%(name)s is open for registration.") % {"name": tournament.name}
+            )
             return redirect(tournament)
     return render(request, "tournaments/form.html", {"form": form, "club": club})
 
@@ -64,7 +67,9 @@ def tournament_create(request, club_slug: str):
 def tournament_edit(request, slug: str):
     tournament = _tournament(slug)
     if not is_director(tournament, request.user):
-        detail = f"Only the directors of {tournament.name} may change its settings."
+        detail = _("Only the directors of %(name)s may change its settings.") % {
+            "name": tournament.name
+        }
         return render(request, "403.html", {"detail": detail, "back": tournament}, status=403)
     form = TournamentForm(request.POST or None, initial=TournamentForm.initial_from(tournament))
     if request.method == "POST" and form.is_valid():
@@ -73,7 +78,7 @@ def tournament_edit(request, slug: str):
         except ServiceError as error:
             form.add_error(None, error.detail)
         else:
-            messages.success(request, "Settings saved.")
+            messages.success(request, _("Settings saved."))
             return redirect(tournament)
     return render(
         request,
@@ -218,7 +223,7 @@ def tournament_action(request, slug: str, action: str):
         return redirect(_came_from(request) or back)  # show the refusal where the director was
     messages.success(request, outcome.message)
     for warning in outcome.warnings:
-        messages.warning(request, f"Warning: {warning}")
+        messages.warning(request, _("Warning: %(warning)s") % {"warning": warning})
     return redirect(back + outcome.page)
 
 

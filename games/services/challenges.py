@@ -13,6 +13,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from abalone_site.errors import Conflict, InvalidInput, NotAllowed, NotFound, Unprocessable
 from accounts.models import User
@@ -33,12 +34,16 @@ def challenge_create(
     rematch_of: Game | None = None,
 ) -> Challenge:
     """A challenge to ``opponent``, or an open seek when None; it expires after
-    ``CHALLENGE_EXPIRY_SECONDS``. ``rematch_of``: the finished game it replays."""
-    options.validated()
+    ``CHALLENGE_EXPIRY_SECONDS``. ``rematch_of``: the finished game it replays. A custom
+    start is checked here (:func:`games.options.custom_start`) and stored as its canonical
+    string; nothing is created when it is refused."""
+    options = options.validated()
     if colour not in Challenge.Colour.values:
-        raise InvalidInput(f"colour must be one of {', '.join(Challenge.Colour.values)}.")
+        raise InvalidInput(
+            _("colour must be one of %(values)s.") % {"values": ", ".join(Challenge.Colour.values)}
+        )
     if opponent is not None and opponent.pk == challenger.pk:
-        raise Unprocessable("You cannot challenge yourself.", code="same_player")
+        raise Unprocessable(_("You cannot challenge yourself."), code="same_player")
     with transaction.atomic():
         challenge = Challenge.objects.create(
             challenger=challenger,
@@ -86,7 +91,9 @@ def challenge_create_from_choices(
 def _locked_challenge(challenge_id: int) -> Challenge:
     challenge = Challenge.objects.select_for_update().filter(pk=challenge_id).first()
     if challenge is None:
-        raise NotFound(f"There is no challenge {challenge_id}.")
+        raise NotFound(
+            _("There is no challenge %(challenge_id)s.") % {"challenge_id": challenge_id}
+        )
     return challenge
 
 
@@ -95,16 +102,24 @@ def _require_open(challenge: Challenge, now: datetime) -> None:
     if status == Challenge.Status.OPEN and challenge.expires_at <= now:
         status = Challenge.Status.EXPIRED  # the periodic sweep records it
     if status != Challenge.Status.OPEN:
-        raise Conflict(f"This challenge is {status}.", code=f"challenge_{status}")
+        raise Conflict(
+            {
+                Challenge.Status.ACCEPTED: _("This challenge is accepted."),
+                Challenge.Status.DECLINED: _("This challenge is declined."),
+                Challenge.Status.CANCELLED: _("This challenge is cancelled."),
+                Challenge.Status.EXPIRED: _("This challenge is expired."),
+            }.get(status, _("This challenge is closed.")),
+            code=f"challenge_{status}",
+        )
 
 
 def challenge_accept(*, challenge_id: int, user: User, now: datetime) -> Game:
     with transaction.atomic():
         challenge = _locked_challenge(challenge_id)
         if challenge.opponent_id is not None and challenge.opponent_id != user.pk:
-            raise NotAllowed("This challenge is addressed to another player.")
+            raise NotAllowed(_("This challenge is addressed to another player."))
         if challenge.challenger_id == user.pk:
-            raise Conflict("You cannot accept your own challenge.", code="own_challenge")
+            raise Conflict(_("You cannot accept your own challenge."), code="own_challenge")
         _require_open(challenge, now)
         colour = challenge.colour
         if colour == Challenge.Colour.RANDOM:
@@ -142,9 +157,11 @@ def _close_challenge(
         challenge = _locked_challenge(challenge_id)
         allowed = challenge.opponent_id if by_opponent else challenge.challenger_id
         if allowed != user.pk:
-            who = "challenged player" if by_opponent else "challenger"
-            verb = "decline" if by_opponent else "cancel"
-            raise NotAllowed(f"Only the {who} may {verb} a challenge.")
+            raise NotAllowed(
+                _("Only the challenged player may decline a challenge.")
+                if by_opponent
+                else _("Only the challenger may cancel a challenge.")
+            )
         _require_open(challenge, now)
         challenge.status = status
         challenge.save(update_fields=["status"])
@@ -187,14 +204,14 @@ def challenge_rematch(*, game_id: int, user: User, now: datetime) -> Challenge:
     with transaction.atomic():
         game = Game.objects.select_for_update().filter(pk=game_id).first()
         if game is None:
-            raise NotFound(f"There is no game {game_id}.")
+            raise NotFound(_("There is no game %(game_id)s.") % {"game_id": game_id})
         if user.pk not in (game.black_id, game.white_id):
-            raise NotAllowed("Only the two players may ask for a rematch.")
+            raise NotAllowed(_("Only the two players may ask for a rematch."))
         if game.is_active:
-            raise Conflict("The game is still being played.", code="game_not_over")
+            raise Conflict(_("The game is still being played."), code="game_not_over")
         if game.forfeit_if_unplayed:
             raise Conflict(
-                "A tournament game has no rematch: the event pairs the next round.",
+                _("A tournament game has no rematch: the event pairs the next round."),
                 code="tournament_game",
             )
         opponent_id = game.white_id if user.pk == game.black_id else game.black_id

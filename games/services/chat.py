@@ -20,6 +20,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
 
 from abalone_site.errors import Conflict, InvalidInput, NotAllowed
 from abalone_site.live import send_group, user_group
@@ -36,10 +37,11 @@ ROOMS = ChatMessage.Room.values
 def _clean(text: str) -> str:
     kept = " ".join(str(text).replace("\x00", "").split())  # one line, single spaces
     if not kept:
-        raise InvalidInput("A chat message needs some text.", code="empty_message")
+        raise InvalidInput(_("A chat message needs some text."), code="empty_message")
     if len(kept) > CHAT_MAX_LENGTH:
         raise InvalidInput(
-            f"A chat message has at most {CHAT_MAX_LENGTH} characters ({len(kept)} sent).",
+            _("A chat message has at most %(chat_max_length)s characters (%(count)s sent).")
+            % {"chat_max_length": CHAT_MAX_LENGTH, "count": len(kept)},
             code="message_too_long",
         )
     return kept
@@ -48,13 +50,15 @@ def _clean(text: str) -> str:
 def require_room(game: Game, user: User, room: str) -> None:
     """Refuse ``user`` reading or writing ``room`` of ``game`` (NotAllowed)."""
     if room not in ROOMS:
-        raise InvalidInput(f"room must be one of {', '.join(ROOMS)}.", code="bad_room")
+        raise InvalidInput(
+            _("room must be one of %(rooms)s.") % {"rooms": ", ".join(ROOMS)}, code="bad_room"
+        )
     player = user.pk in (game.black_id, game.white_id)
     if room == ChatMessage.Room.PLAYERS and not player:
-        raise NotAllowed("Only the two players read and write the players' chat.")
+        raise NotAllowed(_("Only the two players read and write the players' chat."))
     if room == ChatMessage.Room.SPECTATORS and player and game.is_active:
         raise NotAllowed(
-            "Players do not use the spectators' chat during their game.", code="players_room"
+            _("Players do not use the spectators' chat during their game."), code="players_room"
         )
 
 
@@ -63,12 +67,12 @@ def chat_post(*, game_id: int, user: User, room: str, text: str, now: datetime) 
     game = game_found(game_id)
     require_room(game, user, room)
     if not game.chat_enabled:
-        raise NotAllowed("The directors turned chat off for this event.", code="chat_off")
+        raise NotAllowed(_("The directors turned chat off for this event."), code="chat_off")
     text = _clean(text)
     if room == ChatMessage.Room.PLAYERS:
         other = game.white_id if user.pk == game.black_id else game.black_id
         if ChatMute.objects.filter(game=game, user_id=other, muted=user).exists():
-            raise NotAllowed("Your opponent muted the chat with you.", code="muted")
+            raise NotAllowed(_("Your opponent muted the chat with you."), code="muted")
     with transaction.atomic():
         message = ChatMessage.objects.create(
             game=game, user=user, room=room, text=text, created=now
@@ -82,7 +86,7 @@ def chat_mute(*, game_id: int, user: User, mute: bool) -> bool:
     """``user`` (a player) mutes or unmutes the other player in the game's players' room."""
     game = game_found(game_id)
     if user.pk not in (game.black_id, game.white_id):
-        raise NotAllowed("Only a player of the game mutes their opponent.")
+        raise NotAllowed(_("Only a player of the game mutes their opponent."))
     other = game.white_id if user.pk == game.black_id else game.black_id
     if mute:
         try:
@@ -90,7 +94,7 @@ def chat_mute(*, game_id: int, user: User, mute: bool) -> bool:
                 ChatMute.objects.get_or_create(game=game, user=user, muted_id=other)
         except IntegrityError as error:  # muted twice at once: muted
             if not ChatMute.objects.filter(game=game, user=user, muted_id=other).exists():
-                raise Conflict("Try again.") from error
+                raise Conflict(_("Try again.")) from error
     else:
         ChatMute.objects.filter(game=game, user=user, muted_id=other).delete()
     return mute

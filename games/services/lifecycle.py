@@ -17,6 +17,7 @@ from datetime import datetime
 
 from django.conf import settings
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from abalone_site.errors import Conflict, NotFound, Unprocessable
 from accounts.models import User
@@ -38,25 +39,27 @@ def game_create(
     forfeit_if_unplayed: bool = False,
     chat_enabled: bool = True,
 ) -> Game:
-    """Create a started game; Black's first-move timer runs from ``now``.
+    """Create a started game; Black's first-move timer runs from ``now`` (the placement
+    variant: Black's first placement).
 
     ``forfeit_if_unplayed``: a first move not made in time loses the game by forfeit (a game of
     an event) instead of abandoning it (rated) or aborting it (casual).
     """
     options = options.validated()
     if black.pk == white.pk:
-        raise Unprocessable("A player cannot play against themself.", code="same_player")
+        raise Unprocessable(_("A player cannot play against themself."), code="same_player")
     first_move_seconds = first_move_seconds or settings.GAME_FIRST_MOVE_SECONDS
-    start = engine.start_position(options.start)
+    # The game keeps the string of its start whatever the start (a custom one, the empty board
+    # of the placement variant, a named layout): games.records.engine_game_of replays from it.
+    start = options.start_board().to_string()
     clock = game_clock.start(
         tc=options.time_control, now=now, first_move_seconds=first_move_seconds
     )
     game = Game.objects.create(
         black=black,
         white=white,
-        **options.fields(),
-        start_position=start.to_string(),
-        position=start.to_string(),
+        **{**options.fields(), "start_position": start},
+        position=start,
         first_move_seconds=first_move_seconds,
         max_plies_result=max_plies_result,
         forfeit_if_unplayed=forfeit_if_unplayed,
@@ -73,7 +76,12 @@ def game_create(
 
 def game_over_error(game: Game) -> Conflict:
     return Conflict(
-        f"Game {game.pk} is over ({game.result or 'aborted'}, {game.termination}).",
+        _("Game %(pk)s is over (%(result)s, %(termination)s).")
+        % {
+            "pk": game.pk,
+            "result": game.result or _("aborted"),
+            "termination": game.get_termination_display(),
+        },
         code="game_over",
     )
 
@@ -141,7 +149,7 @@ def game_current(*, game_id: int, now: datetime) -> Game:
     """
     game = Game.objects.select_related("black", "white").filter(pk=game_id).first()
     if game is None:
-        raise NotFound(f"There is no game {game_id}.")
+        raise NotFound(_("There is no game %(game_id)s.") % {"game_id": game_id})
     if game.is_active and game.clock.is_flagged(now) and game_adjudicate(game_id=game_id, now=now):
         game.refresh_from_db()
     return game

@@ -12,6 +12,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from abalone_site.errors import Conflict, NotAllowed, Unprocessable
 from accounts.models import User
@@ -26,7 +27,9 @@ def player_colour(game: Game, user: User) -> str:
     """``user``'s colour in ``game``, or NotAllowed if they do not play it."""
     colour = game.colour_of(user) if user.is_authenticated else None
     if colour is None:
-        raise NotAllowed(f"You are not a player of game {game.pk}.", code="not_a_player")
+        raise NotAllowed(
+            _("You are not a player of game %(pk)s.") % {"pk": game.pk}, code="not_a_player"
+        )
     return colour
 
 
@@ -111,13 +114,16 @@ def _move_locked(
                 raise game_over_error(game)
             if expected_ply != game.ply:
                 raise Conflict(
-                    f"You sent ply {expected_ply} but the game is at ply {game.ply}: "
-                    "refetch the game.",
+                    _(
+                        "You sent ply %(expected_ply)s but the game is at ply %(ply)s: refetch the game."
+                    )
+                    % {"expected_ply": expected_ply, "ply": game.ply},
                     code="stale_ply",
                 )
             if game.side_to_move != colour:
                 raise Conflict(
-                    f"It is {engine.COLOUR_NAMES[game.side_to_move]}'s turn, not yours.",
+                    _("It is %(colour)s's turn, not yours.")
+                    % {"colour": _(engine.COLOUR_NAMES[game.side_to_move])},
                     code="not_your_turn",
                 )
             engine_game, documents = move_store.history(game)
@@ -136,9 +142,14 @@ def _move_locked(
                 move_store.keep_after_commit(game, engine_game, documents)
     if timed_out:
         raise Conflict(
-            f"{engine.COLOUR_NAMES[game.side_to_move]} ran out of time before the move arrived: "
-            f"it was not played; the game is over ({game.result or 'aborted'}, "
-            f"{game.termination}).",
+            _(
+                "%(colour)s ran out of time before the move arrived: it was not played; the game is over (%(result)s, %(termination)s)."
+            )
+            % {
+                "colour": _(engine.COLOUR_NAMES[game.side_to_move]),
+                "result": game.result or _("aborted"),
+                "termination": game.get_termination_display(),
+            },
             code="time_out",
         )
     return game

@@ -9,6 +9,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from django.db import transaction
+from django.utils.translation import gettext
 
 from abalone_site.errors import Conflict
 from accounts.models import User
@@ -42,7 +43,8 @@ def game_abort(*, game_id: int, player: User, now: datetime) -> Game:
         game, _ = _active_for(game_id, player, now)
         if game.ply >= 2:
             raise Conflict(
-                "Both players have moved: resign instead of aborting.", code="too_late_to_abort"
+                gettext("Both players have moved: resign instead of aborting."),
+                code="too_late_to_abort",
             )
         finish_locked(game, "", Game.Termination.ABORTED, now, aborted=True)
     return game
@@ -56,7 +58,7 @@ def game_draw_offer(*, game_id: int, player: User, now: datetime) -> Game:
             finish_locked(game, engine.DRAW, Game.Termination.AGREEMENT, now)
             return game
         if game.draw_offer == colour:
-            raise Conflict("You already offer a draw.", code="draw_already_offered")
+            raise Conflict(gettext("You already offer a draw."), code="draw_already_offered")
         _set_draw_offer(game, colour, now)
     return game
 
@@ -65,7 +67,7 @@ def game_draw_answer(*, game_id: int, player: User, accept: bool, now: datetime)
     with transaction.atomic():
         game, colour = _active_for(game_id, player, now)
         if game.draw_offer != engine.opponent(colour):
-            raise Conflict("Your opponent does not offer a draw.", code="no_draw_offer")
+            raise Conflict(gettext("Your opponent does not offer a draw."), code="no_draw_offer")
         if accept:
             finish_locked(game, engine.DRAW, Game.Termination.AGREEMENT, now)
         else:
@@ -89,7 +91,11 @@ def game_claim_flag(*, game_id: int, player: User, now: datetime) -> Game:
         if game.side_to_move == colour or not adjudicate_locked(game, now):
             left = game.clock.remaining_ms(game.side_to_move, now)
             raise Conflict(
-                f"{engine.COLOUR_NAMES[game.side_to_move]} still has {left / 1000:.1f} s.",
+                gettext("%(colour)s still has %(seconds)s s.")
+                % {
+                    "colour": gettext(engine.COLOUR_NAMES[game.side_to_move]),
+                    "seconds": format(left / 1000, ".1f"),
+                },
                 code="not_flagged",
             )
     return game

@@ -14,7 +14,8 @@
   const UNIT = 50; // distance between neighbouring cell centres in SVG units
   const ROW_HEIGHT = UNIT * Math.sqrt(3) / 2;
   const MARGIN = UNIT * 1.05;
-  const COLOUR_NAME = { b: "Black", w: "White" };
+  const COLOUR_NAME = { b: gettext("Black"), w: gettext("White") };
+  const MARBLE_NAME = { b: gettext("black marble"), w: gettext("white marble") };
 
   function cellName(row, diagonal) {
     return ROWS[row] + (diagonal + 1);
@@ -40,6 +41,7 @@
   /** The cells a move left and reached, from its notation alone (pushed marbles not included). */
   function moveCells(notation) {
     if (!notation) return { from: [], to: [] };
+    if (notation.startsWith("@")) return { from: [], to: [notation.slice(1)] }; // a placement
     const from = notation.slice(0, 2);
     if (notation.length === 4) return { from: [from], to: [notation.slice(2, 4)] };
     // Broadside: both ends of the group and where the first one went.
@@ -154,7 +156,7 @@
         if (owner) group.dataset.marble = owner;
         else delete group.dataset.marble;
         group.setAttribute("aria-label",
-          `${name}, ${owner ? `${COLOUR_NAME[owner].toLowerCase()} marble` : "empty"}`);
+          `${name}, ${owner ? MARBLE_NAME[owner] : gettext("empty")}`);
       }
       return occupancy;
     }

@@ -33,7 +33,7 @@
 
   function errorText(error) {
     if (error.status === 429 && error.retryAfter && !/\d+\s*s\b/.test(error.message)) {
-      return `${error.message} Try again in ${error.retryAfter} s.`;
+      return `${error.message} ${interpolate(gettext("Try again in %(seconds)s s."), { seconds: error.retryAfter }, true)}`;
     }
     return error.message || String(error);
   }
@@ -45,7 +45,7 @@
   function timeOf(iso) {
     const at = new Date(iso);
     if (Number.isNaN(at.getTime())) return "";
-    return at.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+    return at.toLocaleTimeString(document.documentElement.lang || [], { hour: "2-digit", minute: "2-digit" });
   }
 
   function showEmpty() {
@@ -54,7 +54,7 @@
     if (!shown.size && !empty) {
       const item = document.createElement("li");
       item.className = "empty muted";
-      item.textContent = "No messages yet.";
+      item.textContent = gettext("No messages yet.");
       list.appendChild(item);
     }
   }
@@ -87,9 +87,10 @@
 
   function showMute() {
     if (!muteButton) return;
-    muteButton.textContent = muted ? "Unmute opponent" : "Mute opponent";
+    muteButton.textContent = muted ? gettext("Unmute opponent") : gettext("Mute opponent");
     muteButton.setAttribute("aria-pressed", String(muted));
-    muteButton.title = muted ? "Your opponent cannot write to you: let them" : "Stop your opponent writing to you";
+    muteButton.title = muted ? gettext("Your opponent cannot write to you: let them")
+      : gettext("Stop your opponent writing to you");
   }
 
   async function load() {

@@ -41,7 +41,7 @@
     window.clearTimeout(noteTimer);
     box.classList.remove("note");
     if (queued) {
-      text.textContent = `Premove: ${queued.notation}`;
+      text.textContent = interpolate(gettext("Premove: %(move)s"), { move: queued.notation }, true);
       cancelButton.hidden = false;
       box.hidden = false;
     } else {
@@ -118,7 +118,7 @@
       // (events missed, a move from another tab) makes it meaningless.
       if (queued && state.version !== queuedFor) {
         drop();
-        note("Premove cleared: the position changed.");
+        note(gettext("Premove cleared: the position changed."));
       }
       load(state.version);
       offer();
@@ -133,10 +133,10 @@
     const legal = (state.legal_moves || []).some((candidate) => candidate.notation === move.notation);
     if (expected && legal) {
       game.play(move.notation).then((played) => {
-        if (!played) note(`Premove ${move.notation} was not played.`);
+        if (!played) note(interpolate(gettext("Premove %(move)s was not played."), { move: move.notation }, true));
       });
     } else {
-      note(`Premove ${move.notation} is no longer legal: cleared.`);
+      note(interpolate(gettext("Premove %(move)s is no longer legal: cleared."), { move: move.notation }, true));
     }
   }
 

@@ -37,7 +37,7 @@
     offerButton.hidden = tournament;
     rows.sent.hidden = !(offer && offer.mine);
     rows.received.hidden = !(offer && !offer.mine);
-    if (offer && !offer.mine) $("rematch-received-text").textContent = `${offer.from} offers a rematch`;
+    if (offer && !offer.mine) $("rematch-received-text").textContent = interpolate(gettext("%(from)s offers a rematch"), { from: offer.from }, true);
     for (const button of box.querySelectorAll("button")) button.disabled = busy;
   }
 
@@ -78,7 +78,7 @@
     } catch (error) {
       if (error.code === "tournament_game") {
         offerButton.hidden = true;
-        setNote("A tournament game has no rematch.");
+        setNote(gettext("A tournament game has no rematch."));
       } else {
         setNote(error.message || String(error));
       }
@@ -133,7 +133,8 @@
       if (kind === "challenge_accepted" && subjects.game) go(gameUrl(subjects.game));
       else if (kind === "challenge_declined") {
         offer = null;
-        setNote(`${subjects.by || "Your opponent"} declined the rematch.`);
+        setNote(subjects.by ? interpolate(gettext("%(by)s declined the rematch."), { by: subjects.by }, true)
+          : gettext("Your opponent declined the rematch."));
         render();
       }
     }

@@ -29,9 +29,8 @@
   let muted = storedMuted();
 
   function showToggle() {
-    toggle.textContent = muted ? "Sound off" : "Sound on";
+    toggle.textContent = muted ? gettext("Sound off") : gettext("Sound on");
     toggle.setAttribute("aria-pressed", String(muted));
-    toggle.setAttribute("aria-label", muted ? "Sound is off: turn it on" : "Sound is on: turn it off");
     toggle.classList.toggle("off", muted);
   }
 

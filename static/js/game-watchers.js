@@ -13,7 +13,7 @@
   game.onMessage((message) => {
     if (message.type !== "watchers" || message.game !== game.state().id) return;
     const count = Math.max(0, Number(message.count) || 0);
-    badge.textContent = `${count} watching`;
+    badge.textContent = interpolate(ngettext("%(count)s watching", "%(count)s watching", count), { count }, true);
     badge.dataset.count = String(count);
     badge.hidden = count === 0;
   });

@@ -17,7 +17,11 @@
   // Arrows as seen from Black's side; White's view is turned by 180 degrees.
   const ARROWS = { E: "→", W: "←", NE: "↗", SW: "↙", NW: "↖", SE: "↘" };
   const TURNED = { E: "W", W: "E", NE: "SW", SW: "NE", NW: "SE", SE: "NW" };
-  const COLOUR_NAME = { b: "Black", w: "White" };
+  const COLOUR_NAME = { b: gettext("Black"), w: gettext("White") };
+  const MARBLE_NAME = { b: gettext("black marble"), w: gettext("white marble") };
+  // Translated by the JavaScript catalog (/jsi18n/), loaded before every script.
+  const format = (text, values) => interpolate(text, values, true);
+  const YOUR_TURN = gettext("Your turn");
 
   const $ = (id) => document.getElementById(id);
   const root = $("game");
@@ -63,6 +67,9 @@
   }
 
   const groupKey = (marbles) => [...marbles].sort().join(",");
+
+  /** A placement phase: the offered moves place a marble (no marbles, one destination). */
+  const placing = () => groups.has(groupKey([]));
 
   // --- the board (built once, updated in place) ---------------------------------------------------
 
@@ -143,7 +150,7 @@
   function onCellClick(cell) {
     hideDirectionChoice();
     if (!selectable()) return;
-    const reachable = selection.length ? targets().get(cell) : null;
+    const reachable = selection.length || placing() ? targets().get(cell) : null;
     if (reachable) {
       choose(reachable, cell);
       return;
@@ -161,7 +168,7 @@
       : filledLine([...selection, cell]);
     if (!fits(candidate)) candidate = fits([cell]) && !selection.includes(cell) ? [cell] : [];
     if (candidate.length) setStatus("");
-    else if (!selection.includes(cell)) setStatus(`${cell} cannot move.`);
+    else if (!selection.includes(cell)) setStatus(format(gettext("%(cell)s cannot move."), { cell }));
     selection = candidate;
     renderBoard();
   }
@@ -191,7 +198,7 @@
     box.replaceChildren();
     const prompt = document.createElement("span");
     prompt.className = "direction-prompt";
-    prompt.textContent = "Which way?";
+    prompt.textContent = gettext("Which way?");
     box.appendChild(prompt);
     for (const move of moves) {
       const button = document.createElement("button");
@@ -210,7 +217,7 @@
     const cancel = document.createElement("button");
     cancel.type = "button";
     cancel.className = "small secondary";
-    cancel.textContent = "Cancel";
+    cancel.textContent = gettext("Cancel");
     cancel.addEventListener("click", hideDirectionChoice);
     box.appendChild(cancel);
     const group = cells.get(cell);
@@ -291,7 +298,7 @@
     try {
       response = await fetch(url, options);
     } catch (networkError) {
-      throw new ApiError(0, "network", "The server cannot be reached. Check your connection.");
+      throw new ApiError(0, "network", gettext("The server cannot be reached. Check your connection."));
     }
     let data = null;
     try {
@@ -302,7 +309,7 @@
     if (!response.ok) {
       const retryAfter = Number(response.headers.get("Retry-After")) || null;
       throw new ApiError(response.status, (data && data.error) || `http_${response.status}`,
-        firstMessage(data) || `The server answered ${response.status}.`, retryAfter);
+        firstMessage(data) || format(gettext("The server answered %(status)s."), { status: response.status }), retryAfter);
     }
     return data;
   }
@@ -389,6 +396,7 @@
     const moves = next.moves || [];
     if (!moves.length) return { from: [], to: [] };
     const notation = moves[moves.length - 1].notation;
+    if (notation.startsWith("@")) return { from: [], to: [notation.slice(1)] }; // a placement
     if (previous && next.version === previous.version + 1) {
       const known = (previous.legal_moves || []).find((move) => move.notation === notation);
       if (known) return { from: known.marbles, to: known.destinations };
@@ -430,8 +438,8 @@
       group.classList.toggle("movable", movable.has(name));
       group.classList.toggle("last-from", from.has(name) && !to.has(name));
       group.classList.toggle("last-to", to.has(name));
-      const content = owner ? `${COLOUR_NAME[owner].toLowerCase()} marble` : "empty";
-      const extra = selected.has(name) ? ", selected" : target ? ", move here" : "";
+      const content = owner ? MARBLE_NAME[owner] : gettext("empty");
+      const extra = selected.has(name) ? gettext(", selected") : target ? gettext(", move here") : "";
       group.setAttribute("aria-label", `${name}, ${content}${extra}`);
       if (clickable) {
         group.setAttribute("role", "button");
@@ -459,7 +467,8 @@
         slot.className = `slot${i < score ? ` taken ${colour === "b" ? "w" : "b"}` : ""}`;
         captured.appendChild(slot);
       }
-      box.setAttribute("aria-label", `${COLOUR_NAME[colour]} pushed off ${score} of ${state.marbles_to_win}`);
+      box.setAttribute("aria-label", format(gettext("%(colour)s pushed off %(score)s of %(total)s"),
+        { colour: COLOUR_NAME[colour], score, total: state.marbles_to_win }));
     }
     const turn = $("turn");
     if (state.status !== "started") {
@@ -468,11 +477,12 @@
     } else {
       turn.hidden = false;
       turn.dataset.side = state.side_to_move;
-      turn.textContent = state.side_to_move === myColour ? "Your turn"
-        : `${COLOUR_NAME[state.side_to_move]} to move`;
+      turn.textContent = state.side_to_move === myColour ? YOUR_TURN
+        : format(gettext("%(colour)s to move"), { colour: COLOUR_NAME[state.side_to_move] });
     }
-    const base = document.title.replace(/^Your turn · /, "");
-    document.title = myTurn() ? `Your turn · ${base}` : base;
+    const prefix = `${YOUR_TURN} · `;
+    const base = document.title.startsWith(prefix) ? document.title.slice(prefix.length) : document.title;
+    document.title = myTurn() ? `${prefix}${base}` : base;
   }
 
   function renderMoves() {
@@ -482,19 +492,23 @@
     if (!moves.length) {
       const empty = document.createElement("li");
       empty.className = "empty muted";
-      empty.textContent = "No moves yet. Black moves first.";
+      empty.textContent = state.first_mover === "w" ? gettext("No moves yet. White moves first.")
+        : gettext("No moves yet. Black moves first.");
       list.appendChild(empty);
       return;
     }
     let item = null;
+    // Black's moves in the first column: a custom start may give White the first move.
+    const offset = state.first_mover === "w" ? 1 : 0;
     for (const move of moves) {
-      if (move.ply % 2 === 1 || !item) {
+      const turn = move.ply + offset;
+      if (turn % 2 === 1 || !item) {
         item = document.createElement("li");
         const number = document.createElement("span");
         number.className = "move-no";
-        number.textContent = `${Math.ceil(move.ply / 2)}.`;
+        number.textContent = `${Math.ceil(turn / 2)}.`;
         item.appendChild(number);
-        if (move.ply % 2 === 0) item.appendChild(document.createElement("span")); // White first
+        if (turn % 2 === 0) item.appendChild(document.createElement("span")); // White first
         list.appendChild(item);
       }
       const cell = document.createElement("span");
@@ -503,7 +517,7 @@
       cell.textContent = move.notation;
       if (move.pushed_off) {
         cell.classList.add("pushed-off");
-        cell.title = "pushed a marble off";
+        cell.title = gettext("pushed a marble off");
       }
       if (move.ply === moves[moves.length - 1].ply) cell.classList.add("last");
       item.appendChild(cell);
@@ -512,20 +526,24 @@
   }
 
   function resultText() {
-    if (state.status === "aborted") return "Game aborted";
-    const winner = state.result === "1-0" ? "Black" : state.result === "0-1" ? "White" : null;
-    const loser = winner === "Black" ? "White" : "Black";
+    if (state.status === "aborted") return gettext("Game aborted");
+    const winnerSide = state.result === "1-0" ? "b" : state.result === "0-1" ? "w" : null;
+    const names = winnerSide
+      ? { winner: COLOUR_NAME[winnerSide], loser: COLOUR_NAME[winnerSide === "b" ? "w" : "b"] }
+      : {};
+    const say = (text) => format(text, names);
     switch (state.termination) {
-      case "marbles": return `${winner} wins by marbles pushed off`;
-      case "resignation": return `${winner} wins by resignation`;
-      case "time": return `${winner} wins on time`;
-      case "agreement": return "Draw agreed";
-      case "repetition": return "Draw by threefold repetition";
-      case "move_cap": return winner ? `${winner} wins at the move limit` : "Draw at the move limit";
-      case "no_legal_moves": return `${winner} wins: ${loser} has no legal move`;
-      case "abandoned": return `${winner} wins: ${loser} did not make a first move`;
-      case "forfeit": return winner ? `${winner} wins by forfeit` : "Forfeit";
-      default: return winner ? `${winner} wins` : "Draw";
+      case "marbles": return say(gettext("%(winner)s wins by marbles pushed off"));
+      case "resignation": return say(gettext("%(winner)s wins by resignation"));
+      case "time": return say(gettext("%(winner)s wins on time"));
+      case "agreement": return gettext("Draw agreed");
+      case "repetition": return gettext("Draw by threefold repetition");
+      case "move_cap": return winnerSide ? say(gettext("%(winner)s wins at the move limit"))
+        : gettext("Draw at the move limit");
+      case "no_legal_moves": return say(gettext("%(winner)s wins: %(loser)s has no legal move"));
+      case "abandoned": return say(gettext("%(winner)s wins: %(loser)s did not make a first move"));
+      case "forfeit": return winnerSide ? say(gettext("%(winner)s wins by forfeit")) : gettext("Forfeit");
+      default: return winnerSide ? say(gettext("%(winner)s wins")) : gettext("Draw");
     }
   }
 
@@ -570,8 +588,8 @@
     show("draw-decline", active && state.draw_offer === opponent);
     const info = $("draw-info");
     info.hidden = !(active && state.draw_offer);
-    info.textContent = state.draw_offer === myColour ? "You offered a draw."
-      : state.draw_offer ? `${COLOUR_NAME[opponent]} offers a draw.` : "";
+    info.textContent = state.draw_offer === myColour ? gettext("You offered a draw.")
+      : state.draw_offer ? format(gettext("%(colour)s offers a draw."), { colour: COLOUR_NAME[opponent] }) : "";
     const form = $("move-form");
     form.hidden = !active;
     $("move-input").disabled = !myTurn();
@@ -609,7 +627,7 @@
         note.className = "first-move";
         turn.appendChild(note);
       }
-      note.textContent = ` · ${Math.ceil(left / 1000)} s for the first move`;
+      note.textContent = ` · ${format(gettext("%(seconds)s s for the first move"), { seconds: Math.ceil(left / 1000) })}`;
     }
     checkFlag();
   }
@@ -651,8 +669,8 @@
         }
       });
     };
-    action("resign", "resign/", "Resign this game?");
-    action("abort", "abort/", "Abort this game?");
+    action("resign", "resign/", gettext("Resign this game?"));
+    action("abort", "abort/", gettext("Abort this game?"));
     action("draw-offer", "draw-offer/");
     action("draw-accept", "draw-accept/");
     action("draw-decline", "draw-decline/");
@@ -681,13 +699,13 @@
   function connect() {
     clearTimeout(reconnectTimer);
     const scheme = window.location.protocol === "https:" ? "wss://" : "ws://";
-    setConnection("connecting", everConnected ? "Reconnecting…" : "Connecting…");
+    setConnection("connecting", everConnected ? gettext("Reconnecting…") : gettext("Connecting…"));
     socket = new WebSocket(scheme + window.location.host + wsPath);
     socket.addEventListener("open", () => {
       const reconnected = everConnected;
       everConnected = true;
       reconnectAttempts = 0;
-      setConnection("live", "Live");
+      setConnection("live", gettext("Live"));
       if (reconnected) refresh(); // anything missed while away
     });
     socket.addEventListener("message", (event) => {
@@ -712,7 +730,7 @@
     socket.addEventListener("close", (event) => {
       socket = null;
       if (event.code === 4404) {
-        setConnection("offline", "Game not found");
+        setConnection("offline", gettext("Game not found"));
         return;
       }
       // 4503: the server could not reach its live-update service; it was accepted, so "open"
@@ -720,7 +738,7 @@
       if (event.code === 4503) reconnectAttempts = Math.max(reconnectAttempts, unavailableAttempts++);
       const delay = Math.min(15000, 500 * 2 ** reconnectAttempts) * (0.8 + Math.random() * 0.4);
       reconnectAttempts += 1;
-      setConnection("offline", `Offline · retrying in ${Math.ceil(delay / 1000)} s`);
+      setConnection("offline", format(gettext("Offline · retrying in %(seconds)s s"), { seconds: Math.ceil(delay / 1000) }));
       reconnectTimer = setTimeout(connect, delay);
     });
   }

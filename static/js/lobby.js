@@ -4,6 +4,20 @@
   "use strict";
   const root = document.getElementById("lobby");
   if (!root) return;
+
+  // The custom clock's minutes and increment, only while the clock chosen is "custom" (or
+  // while one of them shows an error from the server).
+  const preset = document.getElementById("id_preset");
+  const customClock = document.getElementById("custom-clock");
+  if (preset && customClock) {
+    preset.addEventListener("change", () => {
+      customClock.hidden = preset.value !== "custom";
+      if (!customClock.hidden) customClock.querySelector("input")?.focus();
+    });
+    // the browser may have restored the choice on the way back to the page
+    if (preset.value === "custom") customClock.hidden = false;
+  }
+
   const me = root.dataset.user || "";
   const waiting = new Set(JSON.parse(root.dataset.myChallenges || "[]"));
 

@@ -48,7 +48,11 @@
       badge.textContent = count > 99 ? "99+" : String(count);
       badge.hidden = count === 0;
     }
-    if (bell) bell.setAttribute("aria-label", count ? `Notifications, ${count} unread` : "Notifications");
+    if (bell) {
+      bell.setAttribute("aria-label", count
+        ? interpolate(ngettext("Notifications, %(count)s unread", "Notifications, %(count)s unread", count), { count }, true)
+        : gettext("Notifications"));
+    }
     if (readAllButton) readAllButton.disabled = count === 0;
     if (pageUnread) pageUnread.textContent = String(count);
     if (count === 0) markShownRead(null);
@@ -73,10 +77,10 @@
     const at = Date.parse(iso);
     if (Number.isNaN(at)) return "";
     const seconds = (Date.now() - at) / 1000;
-    if (seconds < 60) return "just now";
-    if (seconds < 3600) return `${Math.floor(seconds / 60)} min ago`;
-    if (seconds < 86400) return `${Math.floor(seconds / 3600)} h ago`;
-    return new Date(at).toLocaleDateString();
+    if (seconds < 60) return gettext("just now");
+    if (seconds < 3600) return interpolate(gettext("%(minutes)s min ago"), { minutes: Math.floor(seconds / 60) }, true);
+    if (seconds < 86400) return interpolate(gettext("%(hours)s h ago"), { hours: Math.floor(seconds / 3600) }, true);
+    return new Date(at).toLocaleDateString(document.documentElement.lang || []);
   }
 
   function renderPanel() {
@@ -92,7 +96,7 @@
       if (doc.url) body.href = doc.url;
       const marker = document.createElement("span");
       marker.className = "notify-unread-mark";
-      marker.textContent = "Unread: ";
+      marker.textContent = `${gettext("Unread:")} `;
       const text = document.createElement("span");
       text.className = "notify-entry-text";
       text.textContent = doc.text;
@@ -107,7 +111,7 @@
     if (!items.length) {
       const empty = document.createElement("li");
       empty.className = "notify-empty muted";
-      empty.textContent = loaded ? "No notifications yet." : "Loading…";
+      empty.textContent = loaded ? gettext("No notifications yet.") : gettext("Loading…");
       items.push(empty);
     }
     panelList.replaceChildren(...items);
@@ -176,19 +180,19 @@
     const text = document.createElement("p");
     text.className = "notify-alert-text";
     const title = document.createElement("strong");
-    title.textContent = "Your game is ready. ";
+    title.textContent = `${gettext("Your game is ready.")} `;
     text.append(title, document.createTextNode(doc.text));
     const actions = document.createElement("div");
     actions.className = "notify-alert-actions";
     const go = document.createElement("a");
     go.className = "button notify-go";
     go.href = doc.url;
-    go.textContent = "Go to your game";
+    go.textContent = gettext("Go to your game");
     go.addEventListener("click", (event) => openMarkingRead(event, doc.id, go.href, !doc.read));
     const close = document.createElement("button");
     close.type = "button";
     close.className = "secondary notify-dismiss";
-    close.textContent = "Dismiss";
+    close.textContent = gettext("Dismiss");
     close.addEventListener("click", () => {
       dismiss(doc.id);
       removeBanner(doc.id);
@@ -288,7 +292,7 @@
       const ready = doc.kind === "game_started" && doc.url;
       if (ready) showBanner(doc);
       if (document.hidden) {
-        flashTitle(ready ? "Your game is ready!" : "New notification");
+        flashTitle(ready ? gettext("Your game is ready!") : gettext("New notification"));
         desktopAlert(doc);
       }
     } else if (message.type === "unread") {

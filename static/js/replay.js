@@ -36,6 +36,8 @@
     const frame = frames[ply];
     const move = ply > 0 ? data.moves[ply - 1] : null;
     board.setPosition(frame.position);
+    const analyse = $("analyse-position"); // the analysis board opens on the position shown
+    if (analyse) analyse.href = `${analyse.dataset.boardUrl}?position=${encodeURIComponent(frame.position)}`;
     const cells = moveCells(move ? move.notation : "");
     board.highlight(cells.from, cells.to);
     $("board").dataset.ply = String(ply);
@@ -44,7 +46,7 @@
     const label = $("ply-label");
     label.textContent = move
       ? `${Math.ceil(ply / 2)}${move.mover === "w" ? "…" : "."} ${move.notation} · ${ply}/${last}`
-      : `Start · 0/${last}`;
+      : `${gettext("Start")} · 0/${last}`;
     $("first").disabled = $("back").disabled = ply === 0;
     $("forward").disabled = $("last").disabled = ply === last;
   }
@@ -69,8 +71,8 @@
         slot.className = `slot${i < score ? ` taken ${colour === "b" ? "w" : "b"}` : ""}`;
         captured.appendChild(slot);
       }
-      box.setAttribute("aria-label",
-        `${COLOUR_NAME[colour]} pushed off ${score} of ${data.marbles_to_win}`);
+      box.setAttribute("aria-label", interpolate(gettext("%(colour)s pushed off %(score)s of %(total)s"),
+        { colour: COLOUR_NAME[colour], score, total: data.marbles_to_win }, true));
     }
   }
 
@@ -82,7 +84,7 @@
     if (!data.moves.length) {
       const empty = document.createElement("li");
       empty.className = "empty muted";
-      empty.textContent = "No moves were played.";
+      empty.textContent = gettext("No moves were played.");
       list.appendChild(empty);
       return;
     }
@@ -104,7 +106,7 @@
       button.textContent = move.notation;
       if (move.pushed_off) {
         button.classList.add("pushed-off");
-        button.title = "pushed a marble off";
+        button.title = gettext("pushed a marble off");
       }
       button.addEventListener("click", () => go(move.ply));
       item.appendChild(button);

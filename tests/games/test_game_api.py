@@ -29,9 +29,9 @@ def first_move(state):
 def test_state_has_position_legal_moves_clocks_and_version(started, api):
     game_id, _, _ = started
     state = api().get(f"/api/v1/games/{game_id}/").json()
-    assert state["position"] == engine.BELGIAN_DAISY_START.to_string()
+    assert state["position"] == engine.STANDARD_START.to_string()  # the default start
     assert state["version"] == 0 and state["side_to_move"] == "b"
-    assert len(state["legal_moves"]) == 52
+    assert len(state["legal_moves"]) == 44
     assert state["clock"]["black_ms"] == 180_000 and state["clock"]["first_moves"] is True
     assert state["time_control"]["label"] == "3+2"
     assert state["black"]["username"] == "blackie"

@@ -47,7 +47,10 @@ def test_director_runs_a_round_robin_through_the_api(api, club_with_members):
     assert len(standings) == 4 and standings[0]["rank"] == 1
     assert "tiebreak_values" in standings[0]
     assert len(api().get(f"{base}crosstable/").json()) == 4
-    assert api().get(f"{base}export/trf").content.decode().startswith("012")
+    exported = api().get(f"{base}export/trf")
+    assert exported.content.decode().startswith("012")
+    assert exported["Content-Disposition"].startswith('attachment; filename="')
+    assert exported["Content-Disposition"].endswith('.trf"')
 
 
 def test_errors(api, club_with_members, make_tournament):

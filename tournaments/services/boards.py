@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from abalone_site.errors import Conflict, NotFound, Unprocessable
 from accounts.models import User
@@ -45,20 +46,22 @@ def board_pairing_edit(
     """
     with transaction.atomic():
         tournament = locked(board.round.tournament)
-        require_director(tournament, actor, "edit pairings")
+        require_director(tournament, actor, _("edit pairings"))
         round_ = Round.objects.select_for_update().get(pk=board.round_id)
         if round_.status != Round.Status.PAIRED:
             raise Conflict(
-                "Pairings can be edited only before the round starts.", code="round_started"
+                _("Pairings can be edited only before the round starts."), code="round_started"
             )
         if white is not None and black.pk == white.pk:
-            raise Unprocessable("A player cannot play themself.", code="same_player")
+            raise Unprocessable(_("A player cannot play themself."), code="same_player")
         fresh = Entrant.objects.select_related("user").in_bulk([black.pk, _pk(white)])
         black, white = fresh[black.pk], fresh.get(_pk(white))  # as of now, under the lock
         for entrant in filter(None, (black, white)):
             if entrant.tournament_id != tournament.pk:
                 raise NotFound(
-                    f"{entrant.user.username} is not in this tournament.", code="not_registered"
+                    _("%(username)s is not in this tournament.")
+                    % {"username": entrant.user.username},
+                    code="not_registered",
                 )
             _require_in_round(entrant, round_.number)
         boards = list(
@@ -98,13 +101,16 @@ def _require_in_round(entrant: Entrant, number: int) -> None:
     )
     if gone:
         raise Unprocessable(
-            f"{name} withdrew before round {number}: they cannot be paired in it.",
+            _("%(name)s withdrew before round %(number)s: they cannot be paired in it.")
+            % {"name": name, "number": number},
             code="not_playing",
         )
     if entrant.first_round > number:
         raise Unprocessable(
-            f"{name} enters in round {entrant.first_round}: they cannot be paired in round "
-            f"{number}.",
+            _(
+                "%(name)s enters in round %(first_round)s: they cannot be paired in round %(number)s."
+            )
+            % {"name": name, "first_round": entrant.first_round, "number": number},
             code="not_playing",
         )
 
@@ -154,7 +160,9 @@ def _seat(
         remaining = home.white if home.black_id == player.pk else home.black
         if remaining is None:
             seating.removed.add(home)
-            seating.notes.append(f"Board {home.number} is empty now and was removed.")
+            seating.notes.append(
+                _("Board %(number)s is empty now and was removed.") % {"number": home.number}
+            )
             continue
         home.black, home.white = remaining, None
         home.bye = Board.Bye.PAIRING
@@ -166,8 +174,10 @@ def _seat(
     if leaving:
         names = " and ".join(e.user.username for e in leaving)
         raise Unprocessable(
-            f"{names} would be on no board of round {number}. Put them on another board, "
-            "swap them with a player of another board, or withdraw them first.",
+            _(
+                "%(names)s would be on no board of round %(number)s. Put them on another board, swap them with a player of another board, or withdraw them first."
+            )
+            % {"names": names, "number": number},
             code="player_left_out",
         )
     seated = [
@@ -178,7 +188,7 @@ def _seat(
         if e is not None
     ]
     if len(seated) != len(set(seated)):  # the swaps cannot do this; a guard for later edits
-        raise Unprocessable("A player would be on two boards.", code="player_on_two_boards")
+        raise Unprocessable(_("A player would be on two boards."), code="player_on_two_boards")
     return seating
 
 
@@ -206,19 +216,28 @@ def bye_grant(
     gets it). It counts as that kind of bye in the standings, tie-breaks and TRF. Says what it
     did."""
     if kind not in BYE_KINDS:
-        raise Unprocessable("A granted bye is full (F), half (H) or zero-point (Z).", code="kind")
+        raise Unprocessable(
+            _("A granted bye is full (F), half (H) or zero-point (Z)."), code="kind"
+        )
     with transaction.atomic():
         tournament = locked(tournament)
-        require_director(tournament, actor, "grant byes")
+        require_director(tournament, actor, _("grant byes"))
         if tournament.is_round_robin:
-            raise Conflict("A round-robin has no byes to grant.", code="round_robin")
+            raise Conflict(_("A round-robin has no byes to grant."), code="round_robin")
         if not 1 <= round_number <= tournament.rounds:
-            raise NotFound(f"{tournament.name} has no round {round_number}.")
+            raise NotFound(
+                _("%(name)s has no round %(round_number)s.")
+                % {"name": tournament.name, "round_number": round_number}
+            )
         entrant = (
             Entrant.objects.select_related("user").filter(tournament=tournament, user=user).first()
         )
         if entrant is None:
-            raise NotFound(f"{user.username} is not in {tournament.name}.", code="not_registered")
+            raise NotFound(
+                _("%(username)s is not in %(name)s.")
+                % {"username": user.username, "name": tournament.name},
+                code="not_registered",
+            )
         _require_in_round(entrant, round_number)
         name, what = user.username, BYE_KINDS[kind]
         round_ = Round.objects.select_for_update().filter(
@@ -234,7 +253,8 @@ def bye_grant(
             return said
         if round_.status != Round.Status.PAIRED:
             raise Conflict(
-                f"Round {round_number} has started: record a forfeit or a result instead.",
+                _("Round %(round_number)s has started: record a forfeit or a result instead.")
+                % {"round_number": round_number},
                 code="round_started",
             )
         ByeRequest.objects.update_or_create(

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from abalone_site.errors import NotFound
 from accounts.models import User
@@ -16,7 +17,7 @@ def locked(tournament: Tournament) -> Tournament:
     service; see the lock order in ``tournaments.services``). NotFound if it was deleted."""
     found = Tournament.objects.select_for_update().filter(pk=tournament.pk).first()
     if found is None:
-        raise NotFound(f"The tournament '{tournament.slug}' no longer exists.")
+        raise NotFound(_("The tournament '%(slug)s' no longer exists.") % {"slug": tournament.slug})
     return found
 
 

@@ -10,6 +10,7 @@ from datetime import datetime
 
 from django.db import transaction
 from django.db.models import Q
+from django.utils.translation import gettext
 
 from abalone_site.errors import Conflict, InvalidInput, NotAllowed, NotFound, Unprocessable
 from accounts.models import User
@@ -42,14 +43,19 @@ def _check_can_enter(tournament: Tournament, user: User) -> None:
         tournament.entry == Tournament.Entry.MEMBERS
         and not Membership.objects.filter(club=tournament.club, user=user).exists()
     ):
-        raise NotAllowed(f"{tournament.name} is for members of {tournament.club.name} only.")
+        raise NotAllowed(
+            gettext("%(name)s is for members of %(club)s only.")
+            % {"name": tournament.name, "club": tournament.club.name}
+        )
     if (
         tournament.max_players is not None
         and Entrant.objects.filter(tournament=tournament, status=Entrant.Status.ACTIVE).count()
         >= tournament.max_players
     ):
         raise Conflict(
-            f"{tournament.name} is full ({tournament.max_players} players).", code="tournament_full"
+            gettext("%(name)s is full (%(max_players)s players).")
+            % {"name": tournament.name, "max_players": tournament.max_players},
+            code="tournament_full",
         )
 
 
@@ -59,17 +65,21 @@ def tournament_register(*, tournament: Tournament, user: User, now: datetime) ->
         tournament = locked(tournament)
         if tournament.status != Tournament.Status.REGISTRATION:
             raise Conflict(
-                "Registration is closed: the tournament has started. Ask a director "
-                "for a late entry.",
+                gettext(
+                    "Registration is closed: the tournament has started. Ask a director for a late entry."
+                ),
                 code="registration_closed",
             )
         if tournament.registration_opens_at and now < tournament.registration_opens_at:
-            raise Conflict("Registration has not opened yet.", code="registration_not_open")
+            raise Conflict(
+                gettext("Registration has not opened yet."), code="registration_not_open"
+            )
         if tournament.registration_closes_at and now >= tournament.registration_closes_at:
-            raise Conflict("Registration has closed.", code="registration_closed")
+            raise Conflict(gettext("Registration has closed."), code="registration_closed")
         if Entrant.objects.filter(tournament=tournament, user=user).exists():
             raise Conflict(
-                f"You are already registered for {tournament.name}.", code="already_registered"
+                gettext("You are already registered for %(name)s.") % {"name": tournament.name},
+                code="already_registered",
             )
         _check_can_enter(tournament, user)
         return Entrant.objects.create(
@@ -86,17 +96,23 @@ def tournament_withdraw(*, tournament: Tournament, user: User, actor: User) -> E
     with transaction.atomic():
         tournament = locked(tournament)
         if actor.pk != user.pk:
-            require_director(tournament, actor, "withdraw other players")
+            require_director(tournament, actor, gettext("withdraw other players"))
         entrant = Entrant.objects.filter(tournament=tournament, user=user).first()
         if entrant is None:
-            raise NotFound(f"{user.username} is not registered for {tournament.name}.")
+            raise NotFound(
+                gettext("%(username)s is not registered for %(name)s.")
+                % {"username": user.username, "name": tournament.name}
+            )
         if tournament.status == Tournament.Status.REGISTRATION:
             entrant.delete()
             return None
         if tournament.status == Tournament.Status.FINISHED:
-            raise Conflict("The tournament is over.", code="tournament_finished")
+            raise Conflict(gettext("The tournament is over."), code="tournament_finished")
         if entrant.status == Entrant.Status.WITHDRAWN:
-            raise Conflict(f"{user.username} has already withdrawn.", code="already_withdrawn")
+            raise Conflict(
+                gettext("%(username)s has already withdrawn.") % {"username": user.username},
+                code="already_withdrawn",
+            )
         entrant.status = Entrant.Status.WITHDRAWN
         entrant.withdrawn_from_round = tournament.current_round + 1
         entrant.save(update_fields=["status", "withdrawn_from_round"])
@@ -105,7 +121,8 @@ def tournament_withdraw(*, tournament: Tournament, user: User, actor: User) -> E
                 tournament,
                 actor,
                 AuditEntry.What.WITHDRAWN,
-                f"Withdrew {user.username} from round {entrant.withdrawn_from_round} on.",
+                gettext("Withdrew %(username)s from round %(withdrawn_from_round)s on.")
+                % {"username": user.username, "withdrawn_from_round": entrant.withdrawn_from_round},
                 None,
             )
         return entrant
@@ -114,11 +131,12 @@ def tournament_withdraw(*, tournament: Tournament, user: User, actor: User) -> E
 def entrant_readmit(*, tournament: Tournament, actor: User, user: User) -> Entrant:
     with transaction.atomic():
         tournament = locked(tournament)
-        require_director(tournament, actor, "re-admit players")
+        require_director(tournament, actor, gettext("re-admit players"))
         entrant = Entrant.objects.filter(tournament=tournament, user=user).first()
         if entrant is None or entrant.status != Entrant.Status.WITHDRAWN:
             raise Conflict(
-                f"{user.username} is not a withdrawn player of {tournament.name}.",
+                gettext("%(username)s is not a withdrawn player of %(name)s.")
+                % {"username": user.username, "name": tournament.name},
                 code="not_withdrawn",
             )
         entrant.status = Entrant.Status.ACTIVE
@@ -142,21 +160,30 @@ def entrant_add(
     player beyond the maximum, is refused unless the director says ``override``, which the
     audit trail records with the rule set aside."""
     if late_bye not in ("H", "Z"):
-        raise InvalidInput("Rounds missed by a late entry score a zero (Z) or half (H) bye.")
+        raise InvalidInput(
+            gettext("Rounds missed by a late entry score a zero (Z) or half (H) bye.")
+        )
     with transaction.atomic():
         tournament = locked(tournament)
-        require_director(tournament, actor, "add players")
+        require_director(tournament, actor, gettext("add players"))
         if tournament.status == Tournament.Status.FINISHED:
-            raise Conflict("The tournament is over.", code="tournament_finished")
+            raise Conflict(gettext("The tournament is over."), code="tournament_finished")
         if Entrant.objects.filter(tournament=tournament, user=user).exists():
-            raise Conflict(f"{user.username} is already registered.", code="already_registered")
+            raise Conflict(
+                gettext("%(username)s is already registered.") % {"username": user.username},
+                code="already_registered",
+            )
         if tournament.status == Tournament.Status.RUNNING and tournament.is_round_robin:
-            raise Conflict("A round-robin cannot take late entries.", code="round_robin_started")
+            raise Conflict(
+                gettext("A round-robin cannot take late entries."), code="round_robin_started"
+            )
         problems = _entry_problems(tournament, user)
         if problems and not override:
             raise Conflict(
-                f"{'; '.join(problems)}. Add them anyway only if the event's rules allow an "
-                "exception (the audit trail records it).",
+                gettext(
+                    "%(problems)s. Add them anyway only if the event's rules allow an exception (the audit trail records it)."
+                )
+                % {"problems": "; ".join(problems)},
                 code="entry_rules",
             )
         if problems:
@@ -164,7 +191,8 @@ def entrant_add(
                 tournament,
                 actor,
                 AuditEntry.What.ENTRY_OVERRIDE,
-                f"Added {user.username} although {'; '.join(problems)}.",
+                gettext("Added %(username)s although %(problems)s.")
+                % {"username": user.username, "problems": "; ".join(problems)},
                 now,
             )
         entrant = Entrant(
@@ -192,30 +220,39 @@ def bye_request(
 ) -> ByeRequest:
     """A player asks not to be paired in a future round (Swiss)."""
     if kind not in ("H", "Z"):
-        raise InvalidInput("A requested bye is a half-point (H) or zero-point (Z) bye.")
+        raise InvalidInput(gettext("A requested bye is a half-point (H) or zero-point (Z) bye."))
     with transaction.atomic():
         tournament = locked(tournament)
         entrant = Entrant.objects.filter(
             tournament=tournament, user=user, status=Entrant.Status.ACTIVE
         ).first()
         if entrant is None:
-            raise NotFound(f"{user.username} is not an active player of {tournament.name}.")
+            raise NotFound(
+                gettext("%(username)s is not an active player of %(name)s.")
+                % {"username": user.username, "name": tournament.name}
+            )
         if tournament.is_round_robin:
-            raise Conflict("Byes cannot be requested in a round-robin.", code="round_robin")
+            raise Conflict(
+                gettext("Byes cannot be requested in a round-robin."), code="round_robin"
+            )
         if (
             Round.objects.filter(tournament=tournament, number__gte=round_number).exists()
             or round_number < 1
             or round_number > tournament.rounds
         ):
             raise Conflict(
-                f"Round {round_number} is already paired or does not exist.", code="round_paired"
+                gettext("Round %(round_number)s is already paired or does not exist.")
+                % {"round_number": round_number},
+                code="round_paired",
             )
         request, created = ByeRequest.objects.get_or_create(
             entrant=entrant, round_number=round_number, defaults={"kind": kind}
         )
         if not created:
             raise Conflict(
-                f"You already asked for a bye in round {round_number}.", code="bye_requested"
+                gettext("You already asked for a bye in round %(round_number)s.")
+                % {"round_number": round_number},
+                code="bye_requested",
             )
         return request
 
@@ -225,17 +262,18 @@ def forbid_pair(
 ) -> ForbiddenPair:
     with transaction.atomic():
         tournament = locked(tournament)
-        require_director(tournament, actor, "forbid pairings")
+        require_director(tournament, actor, gettext("forbid pairings"))
         entrants = {
             e.user_id: e
             for e in Entrant.objects.filter(tournament=tournament, user__in=[first, second])
         }
         if first.pk == second.pk:
-            raise Unprocessable("Name two different players.", code="same_player")
+            raise Unprocessable(gettext("Name two different players."), code="same_player")
         if len(entrants) != 2:
             missing = first if first.pk not in entrants else second
             raise NotFound(
-                f"{missing.username} is not registered in this tournament.",
+                gettext("%(username)s is not registered in this tournament.")
+                % {"username": missing.username},
                 code="not_registered",
             )
         low, high = sorted([entrants[first.pk], entrants[second.pk]], key=lambda e: e.pk)
@@ -249,13 +287,17 @@ def forbid_pair_remove(*, tournament: Tournament, actor: User, first: User, seco
     """A director allows two players to be paired again."""
     with transaction.atomic():
         tournament = locked(tournament)
-        require_director(tournament, actor, "allow pairings again")
+        require_director(tournament, actor, gettext("allow pairings again"))
         deleted, _ = ForbiddenPair.objects.filter(
             Q(first__user=first, second__user=second) | Q(first__user=second, second__user=first),
             tournament=tournament,
         ).delete()
         if not deleted:
             raise NotFound(
-                f"{first.username} and {second.username} are not a forbidden pair of "
-                f"{tournament.name}."
+                gettext("%(username)s and %(username2)s are not a forbidden pair of %(name)s.")
+                % {
+                    "username": first.username,
+                    "username2": second.username,
+                    "name": tournament.name,
+                }
             )

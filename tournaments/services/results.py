@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from abalone_site.errors import (
     Conflict,
@@ -22,6 +23,7 @@ from abalone_site.errors import (
 )
 from accounts.models import User
 from games import engine
+from games import selectors as game_selectors
 from games.models import Game, Move
 from ratings.services import rating_apply_board
 from tournaments.models import Board, Entrant, ResultChange, Round, Tournament
@@ -32,8 +34,8 @@ from tournaments.services.rounds import round_finish_if_complete
 
 
 def _marbles_of_game(game) -> tuple[int, int]:
-    position = engine.Position.from_string(game.position)
-    return position.pushed_off(engine.WHITE), position.pushed_off(engine.BLACK)
+    black_lost, white_lost = game_selectors.marbles_lost(game)  # none during a placement phase
+    return white_lost, black_lost
 
 
 def tournament_game_finished(*, game: Game, now: datetime) -> None:
@@ -66,10 +68,13 @@ def tournament_game_finished(*, game: Game, now: datetime) -> None:
 
 def _result_fields(result: str, black_marbles, white_marbles, marbles_to_win: int) -> None:
     if result not in Board.Result.values or result == "":
-        raise InvalidInput(f"A result is one of {', '.join(v for v in Board.Result.values if v)}.")
+        raise InvalidInput(
+            _("A result is one of %(names)s.")
+            % {"names": ", ".join(v for v in Board.Result.values if v)}
+        )
     for marbles in (black_marbles, white_marbles):
         if marbles is not None and not 0 <= int(marbles) <= 6:
-            raise InvalidInput("Marbles pushed off are 0 to 6.")
+            raise InvalidInput(_("Marbles pushed off are 0 to 6."))
     problem = marbles_problem(
         result,
         None if black_marbles is None else int(black_marbles),
@@ -94,23 +99,27 @@ def board_result_set(
     _result_fields(result, black_marbles, white_marbles, board.round.tournament.marbles_to_win)
     with transaction.atomic():
         tournament = locked(board.round.tournament)
-        require_director(tournament, actor, "enter results")
+        require_director(tournament, actor, _("enter results"))
         round_ = Round.objects.select_for_update().get(pk=board.round_id)
         board = Board.objects.select_for_update().get(pk=board.pk)
         if board.white_id is None:
-            raise Conflict("A bye has no result to enter.", code="bye")
+            raise Conflict(_("A bye has no result to enter."), code="bye")
         if round_.status == Round.Status.PAIRED:
-            raise Conflict(f"Round {round_.number} has not started.", code="round_not_started")
+            raise Conflict(
+                _("Round %(number)s has not started.") % {"number": round_.number},
+                code="round_not_started",
+            )
         if board.game_id and board.game.is_active:
             raise Conflict(
-                "That game is still being played on the server.", code="game_in_progress"
+                _("That game is still being played on the server."), code="game_in_progress"
             )
         later_paired = Round.objects.filter(
             tournament=tournament, number__gt=round_.number
         ).exists()
         if (later_paired or round_.status == Round.Status.FINISHED) and not reason.strip():
             raise Unprocessable(
-                f"Round {round_.number} is finished: correcting one of its results needs a reason.",
+                _("Round %(number)s is finished: correcting one of its results needs a reason.")
+                % {"number": round_.number},
                 code="reason_required",
             )
         for entrant, forfeit_against in (
@@ -124,8 +133,10 @@ def board_result_set(
             )
             if gone and result not in (forfeit_against, Board.Result.DOUBLE_FORFEIT):
                 raise Conflict(
-                    f"{entrant.user.username} withdrew before round {round_.number}: only a "
-                    "forfeit can be recorded for them.",
+                    _(
+                        "%(username)s withdrew before round %(number)s: only a forfeit can be recorded for them."
+                    )
+                    % {"username": entrant.user.username, "number": round_.number},
                     code="withdrawn_player",
                 )
         ResultChange.objects.create(
@@ -156,7 +167,7 @@ def round_results_set(
     nothing: a refused entry refuses the lot, naming its board; nothing is written then."""
     ids = [entry["board"] for entry in entries]
     if len(set(ids)) != len(ids):
-        raise Unprocessable("A board appears twice.", code="board_twice")
+        raise Unprocessable(_("A board appears twice."), code="board_twice")
     boards = {
         board.pk: board
         for board in Board.objects.select_related("round__tournament").filter(
@@ -165,7 +176,10 @@ def round_results_set(
     }
     missing = [str(board_id) for board_id in ids if board_id not in boards]
     if missing:
-        raise NotFound(f"{tournament.name} has no board {', '.join(missing)}.")
+        raise NotFound(
+            _("%(name)s has no board %(missing)s.")
+            % {"name": tournament.name, "missing": ", ".join(missing)}
+        )
     done = []
     with transaction.atomic():
         for entry in entries:
@@ -183,7 +197,11 @@ def round_results_set(
                     )
                 )
             except ServiceError as error:
-                error.detail = f"Board {board.number} (round {board.round.number}): {error.detail}"
+                error.detail = _("Board %(number)s (round %(round)s): %(detail)s") % {
+                    "number": board.number,
+                    "round": board.round.number,
+                    "detail": error.detail,
+                }
                 raise
     return done
 
@@ -216,17 +234,16 @@ class RecordImport:
     @property
     def message(self) -> str:
         if self.result_agrees is None:
-            return (
-                f"Game imported. The record's result is {self.record_result}; the board has no "
-                "result yet: enter it on the round page."
-            )
+            return _(
+                "Game imported. The record's result is %(record_result)s; the board has no result yet: enter it on the round page."
+            ) % {"record_result": self.record_result}
         if self.result_agrees:
-            return f"Game imported. Its result {self.record_result} agrees with the board."
-        return (
-            f"Game imported, but its result {self.record_result} disagrees with the board's "
-            f"result {self.board_result}: check the board (the board's result is the one that "
-            "counts)."
-        )
+            return _("Game imported. Its result %(record_result)s agrees with the board.") % {
+                "record_result": self.record_result
+            }
+        return _(
+            "Game imported, but its result %(record_result)s disagrees with the board's result %(board_result)s: check the board (the board's result is the one that counts)."
+        ) % {"record_result": self.record_result, "board_result": self.board_result}
 
 
 def _check_name(tag: str, name: str, player: User) -> str | None:
@@ -248,23 +265,28 @@ def board_record_import(*, board: Board, actor: User, text: str, now: datetime) 
     tournament = board.round.tournament
     if not is_director(tournament, actor):
         raise NotAllowed(
-            f"Only the directors of {tournament.name} (club admins and arbiters) may import "
-            "game records."
+            _("Only the directors of %(name)s (club admins and arbiters) may import game records.")
+            % {"name": tournament.name}
         )
     if tournament.play_mode != Tournament.PlayMode.OTB:
         raise Conflict(
-            f"{tournament.name} is played on the server: its games are recorded already.",
+            _("%(name)s is played on the server: its games are recorded already.")
+            % {"name": tournament.name},
             code="not_over_the_board",
         )
     if board.is_bye:
-        raise Conflict(f"Board {board.number} is a bye: it has no game.", code="bye")
+        raise Conflict(
+            _("Board %(number)s is a bye: it has no game.") % {"number": board.number}, code="bye"
+        )
     try:
         headers, engine_game = engine.read_record(text)
     except engine.RecordError as error:
-        raise Unprocessable(f"The record cannot be read: {error}", code=error.code) from None
+        raise Unprocessable(
+            _("The record cannot be read: %(error)s") % {"error": error}, code=error.code
+        ) from None
     if not engine_game.is_over:
         raise Unprocessable(
-            "The record has no result (*): import a finished game.", code="unfinished_record"
+            _("The record has no result (*): import a finished game."), code="unfinished_record"
         )
     black, white = board.black.user, board.white.user
     problems = [
@@ -282,23 +304,26 @@ def board_record_import(*, board: Board, actor: User, text: str, now: datetime) 
         )
         hint = " (the colours are the other way round)" if swapped else ""
         raise Unprocessable(
-            f"The players do not match board {board.number}: {'; '.join(problems)}{hint}. "
-            "Use the usernames, or ? for an unknown name.",
+            _(
+                "The players do not match board %(number)s: %(problems)s%(hint)s. Use the usernames, or ? for an unknown name."
+            )
+            % {"number": board.number, "problems": "; ".join(problems), "hint": hint},
             code="players_mismatch",
         )
     start = engine_game.start_position.to_string()
     start_name = next(
         (name for name in engine.START_NAMES if engine.start_position(name).to_string() == start),
-        tournament.start_position,
+        "custom",
     )
     rules = engine_game.settings
     with transaction.atomic():
         locked = Board.objects.select_for_update().filter(pk=board.pk).first()
         if locked is None:
-            raise NotFound("This board no longer exists.")
+            raise NotFound(_("This board no longer exists."))
         if locked.game_id is not None:
             raise Conflict(
-                f"Board {locked.number} already has a game (#{locked.game_id}).",
+                _("Board %(number)s already has a game (#%(game_id)s).")
+                % {"number": locked.number, "game_id": locked.game_id},
                 code="board_has_game",
             )
         game = Game.objects.create(

@@ -14,6 +14,7 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from abalone_site.errors import Conflict, NotFound, ServiceError
 from abalone_site.jobs import enqueue
@@ -44,13 +45,13 @@ def tournament_start(*, tournament: Tournament, actor: User | None, now: datetim
     with transaction.atomic():
         tournament = locked(tournament)
         if actor is not None:
-            require_director(tournament, actor, "start it")
+            require_director(tournament, actor, _("start it"))
         if tournament.status != Tournament.Status.REGISTRATION:
-            raise Conflict("The tournament has already started.", code="tournament_started")
+            raise Conflict(_("The tournament has already started."), code="tournament_started")
         entrants = list(Entrant.objects.filter(tournament=tournament).select_related("user"))
         if len(entrants) < 2:
             raise Conflict(
-                "A tournament needs at least 2 players to start.", code="too_few_players"
+                _("A tournament needs at least 2 players to start."), code="too_few_players"
             )
         entrants.sort(key=lambda e: (-e.rating, e.user.username.lower()))
         for number, entrant in enumerate(entrants, start=1):
@@ -159,10 +160,13 @@ def round_pair_by(*, tournament: Tournament, actor: User, now: datetime) -> Roun
     """A director pairs the next round; a large field is paired by a background job (None)."""
     with transaction.atomic():
         tournament = locked(tournament)
-        require_director(tournament, actor, "pair rounds")
+        require_director(tournament, actor, _("pair rounds"))
         number = tournament.current_round + 1
         if tournament.pairing_requested_round == number:
-            raise Conflict(f"Round {number} is being paired already.", code="pairing_running")
+            raise Conflict(
+                _("Round %(number)s is being paired already.") % {"number": number},
+                code="pairing_running",
+            )
         _check_pairable(tournament, number)
         if (
             Entrant.objects.filter(tournament=tournament).count()
@@ -192,7 +196,7 @@ def round_pair_in_background(
         detail = error.detail
     except Exception:
         logger.exception("pairing round %s of tournament %s failed", number, tournament_id)
-        detail = "The pairing failed unexpectedly (the error is logged): pair the round again."
+        detail = _("The pairing failed unexpectedly (the error is logged): pair the round again.")
     _pairing_failed(tournament_id=tournament_id, number=number, detail=detail)
     return None
 
@@ -230,7 +234,9 @@ def _pairing_failed(*, tournament_id: int, number: int, detail: str) -> None:
         logger.warning("round %s of tournament %s not paired: %s", number, tournament_id, detail)
         if tournament.pairing_requested_round == number:
             tournament.pairing_requested_round = tournament.pairing_requested_at = None
-        tournament.pairing_error = f"Round {number}: {detail}"[:PAIRING_ERROR_LENGTH]
+        tournament.pairing_error = (
+            _("Round %(number)s: %(detail)s") % {"number": number, "detail": detail}
+        )[:PAIRING_ERROR_LENGTH]
         tournament.save(
             update_fields=["pairing_requested_round", "pairing_requested_at", "pairing_error"]
         )
@@ -255,16 +261,25 @@ def _pair_locked(tournament: Tournament, number: int, now: datetime) -> Round:
 
 def _check_pairable(tournament: Tournament, number: int) -> None:
     if tournament.status != Tournament.Status.RUNNING:
-        raise Conflict("Only a running tournament is paired.", code="not_running")
+        raise Conflict(_("Only a running tournament is paired."), code="not_running")
     if number != tournament.current_round + 1 or number > tournament.rounds:
         raise Conflict(
-            f"Round {number} cannot be paired now (current round "
-            f"{tournament.current_round} of {tournament.rounds}).",
+            _(
+                "Round %(number)s cannot be paired now (current round %(current_round)s of %(rounds)s)."
+            )
+            % {
+                "number": number,
+                "current_round": tournament.current_round,
+                "rounds": tournament.rounds,
+            },
             code="round_out_of_order",
         )
     previous = Round.objects.filter(tournament=tournament, number=number - 1).first()
     if number > 1 and (previous is None or previous.status != Round.Status.FINISHED):
-        raise Conflict(f"Round {number - 1} is not finished yet.", code="round_not_finished")
+        raise Conflict(
+            _("Round %(number)s is not finished yet.") % {"number": number - 1},
+            code="round_not_finished",
+        )
 
 
 def _create_round(tournament: Tournament, number: int, now: datetime) -> Round:
@@ -276,7 +291,9 @@ def _create_round(tournament: Tournament, number: int, now: datetime) -> Round:
             boards = draw.swiss_boards(tournament, number)
         except PairingError as error:
             raise Conflict(
-                f"No legal pairing for round {number}: {error}", code="no_pairing"
+                _("No legal pairing for round %(number)s: %(error)s")
+                % {"number": number, "error": error},
+                code="no_pairing",
             ) from error
     schedule = tournament.schedule or []
     scheduled_at = None
@@ -308,12 +325,12 @@ def round_start(*, tournament_id: int, number: int, actor: User | None, now: dat
     with transaction.atomic():
         tournament = locked(Tournament(pk=tournament_id))
         if actor is not None:
-            require_director(tournament, actor, "start rounds")
+            require_director(tournament, actor, _("start rounds"))
         round_ = (
             Round.objects.select_for_update().filter(tournament=tournament, number=number).first()
         )
         if round_ is None:
-            raise NotFound(f"Round {number} has not been paired.")
+            raise NotFound(_("Round %(number)s has not been paired.") % {"number": number})
         if round_.status != Round.Status.PAIRED:
             return round_
         _start_locked(tournament, round_, now)
@@ -328,6 +345,7 @@ def _start_locked(tournament: Tournament, round_: Round, now: datetime) -> None:
             marbles_to_win=tournament.marbles_to_win,
             start=tournament.start_position,
             rated=tournament.rated,
+            start_position=tournament.custom_position,
         )
         for board in round_.boards.filter(white__isnull=False, result="").select_related(
             "black__user", "white__user"

@@ -7,12 +7,13 @@ from decimal import Decimal
 
 from django.db import transaction
 from django.utils.text import slugify
+from django.utils.translation import gettext
 
 from abalone_site.errors import Conflict, InvalidInput, NotFound, Unprocessable
 from accounts.models import User
 from clubs.models import Club
 from games.models import Game
-from games.options import GameOptions
+from games.options import CUSTOM, GameOptions, custom_start
 from tournaments.models import Arbiter, Tournament, default_tiebreaks
 from tournaments.permissions import require_club_admin, require_director
 from tournaments.services.common import locked
@@ -28,6 +29,7 @@ SETTINGS_FIELDS = (
     "increment_seconds",
     "marbles_to_win",
     "start_position",
+    "custom_position",
     "max_plies_result",
     "rated",
     "play_mode",
@@ -49,30 +51,35 @@ def _validate_settings(fields: dict) -> dict:
     if "name" in fields:
         fields["name"] = (fields["name"] or "").strip()
         if not 3 <= len(fields["name"]) <= 100:
-            raise InvalidInput("A tournament name has 3 to 100 characters.")
+            raise InvalidInput(gettext("A tournament name has 3 to 100 characters."))
     if "format" in fields and fields["format"] not in Tournament.Format.values:
-        raise InvalidInput(f"format must be one of {', '.join(Tournament.Format.values)}.")
+        raise InvalidInput(
+            gettext("format must be one of %(values)s.")
+            % {"values": ", ".join(Tournament.Format.values)}
+        )
     if "rounds" in fields and not 1 <= int(fields["rounds"]) <= 30:
-        raise InvalidInput("A Swiss has 1 to 30 rounds.")
+        raise InvalidInput(gettext("A Swiss has 1 to 30 rounds."))
     if "tiebreaks" in fields:
         order = fields["tiebreaks"]
         if not isinstance(order, list) or not all(isinstance(code, str) for code in order):
             raise InvalidInput(
-                f"tiebreaks is a list of tie-break codes in order, from {', '.join(TIEBREAKS)}."
+                gettext("tiebreaks is a list of tie-break codes in order, from %(tiebreaks)s.")
+                % {"tiebreaks": ", ".join(TIEBREAKS)}
             )
         unknown = [code for code in order if code not in TIEBREAKS]
         if unknown:
             raise InvalidInput(
-                f"Unknown tie-break {', '.join(unknown)}; choose from {', '.join(TIEBREAKS)}."
+                gettext("Unknown tie-break %(unknown)s; choose from %(tiebreaks)s.")
+                % {"unknown": ", ".join(unknown), "tiebreaks": ", ".join(TIEBREAKS)}
             )
         if len(set(fields["tiebreaks"])) != len(fields["tiebreaks"]):
-            raise InvalidInput("A tie-break appears twice in the order.")
+            raise InvalidInput(gettext("A tie-break appears twice in the order."))
     if "first_move_seconds" in fields and not 10 <= int(fields["first_move_seconds"]) <= 3600:
-        raise InvalidInput("The time for a first move is 10 to 3600 seconds.")
+        raise InvalidInput(gettext("The time for a first move is 10 to 3600 seconds."))
     if "bye_points" in fields:
         fields["bye_points"] = Decimal(str(fields["bye_points"]))
         if fields["bye_points"] not in (Decimal("0"), Decimal("0.5"), Decimal("1")):
-            raise InvalidInput("Points for a pairing-allocated bye are 1, 0.5 or 0.")
+            raise InvalidInput(gettext("Points for a pairing-allocated bye are 1, 0.5 or 0."))
     for choice_field, choices in (
         ("play_mode", Tournament.PlayMode.values),
         ("entry", Tournament.Entry.values),
@@ -80,7 +87,10 @@ def _validate_settings(fields: dict) -> dict:
         ("max_plies_result", ["draw", "marbles"]),
     ):
         if choice_field in fields and fields[choice_field] not in choices:
-            raise InvalidInput(f"{choice_field} must be one of {', '.join(choices)}.")
+            raise InvalidInput(
+                gettext("%(choice_field)s must be one of %(choices)s.")
+                % {"choice_field": choice_field, "choices": ", ".join(choices)}
+            )
     if "schedule" in fields:
         try:
             fields["schedule"] = [
@@ -89,13 +99,15 @@ def _validate_settings(fields: dict) -> dict:
             ]
         except (TypeError, ValueError) as error:
             raise InvalidInput(
-                "The schedule is a list of ISO date-times, one per round."
+                gettext("The schedule is a list of ISO date-times, one per round.")
             ) from error
     opens, closes = fields.get("registration_opens_at"), fields.get("registration_closes_at")
     if opens and closes and closes <= opens:
-        raise Unprocessable("Registration must close after it opens.", code="registration_window")
+        raise Unprocessable(
+            gettext("Registration must close after it opens."), code="registration_window"
+        )
     if fields.get("max_players") is not None and fields["max_players"] < 2:
-        raise InvalidInput("A tournament needs room for at least 2 players.")
+        raise InvalidInput(gettext("A tournament needs room for at least 2 players."))
     if any(
         key in fields
         for key in (
@@ -103,25 +115,56 @@ def _validate_settings(fields: dict) -> dict:
             "increment_seconds",
             "marbles_to_win",
             "start_position",
+            "custom_position",
             "rated",
         )
     ):
+        start = fields.get("start_position", "belgian")
         GameOptions(
             base_seconds=fields.get("base_seconds", 600),
             increment_seconds=fields.get("increment_seconds", 0),
             marbles_to_win=fields.get("marbles_to_win", 6),
-            start=fields.get("start_position", "belgian"),
+            # a custom start is checked with its position by _validate_start
+            start="standard" if start == CUSTOM else start,
             rated=fields.get("rated", True) and fields.get("play_mode", "server") == "server",
         ).validated()
     return fields
 
 
+def _validate_start(fields: dict, current: Tournament | None) -> dict:
+    """The start the event's games will have after ``fields``: a custom one's position checked
+    against the marbles to win then (and kept as its canonical string); another start clears
+    the custom position, and a custom position without the custom start is refused."""
+    touched = {"start_position", "custom_position", "marbles_to_win"} & set(fields)
+    if not touched:
+        return fields
+    start = fields.get("start_position", current.start_position if current else "belgian")
+    if start != CUSTOM:
+        if (fields.get("custom_position") or "").strip():
+            raise Unprocessable(
+                gettext(
+                    "custom_position is given only with start_position 'custom', not '%(start)s'."
+                )
+                % {"start": start},
+                code="start_position_not_custom",
+            )
+        if current is None or current.custom_position or "custom_position" in fields:
+            fields["custom_position"] = ""
+        return fields
+    text = fields.get("custom_position", current.custom_position if current else "")
+    marbles = fields.get("marbles_to_win", current.marbles_to_win if current else 6)
+    fields["custom_position"] = custom_start(text, marbles_to_win=marbles).to_string()
+    return fields
+
+
 def tournament_create(*, club: Club, actor: User, name: str, **fields) -> Tournament:
-    require_club_admin(club, actor, "create its tournaments")
+    require_club_admin(club, actor, gettext("create its tournaments"))
     unknown = set(fields) - set(SETTINGS_FIELDS)
     if unknown:
-        raise InvalidInput(f"Unknown settings: {', '.join(sorted(unknown))}.")
-    fields = _validate_settings({"name": name, **fields})
+        raise InvalidInput(
+            gettext("Unknown settings: %(sorted)s.") % {"sorted": ", ".join(sorted(unknown))}
+        )
+    fields = _validate_start(_validate_settings({"name": name, **fields}), None)
     fields.setdefault("tiebreaks", default_tiebreaks(fields.get("format", "swiss")))
     base = slugify(f"{club.slug}-{fields['name']}")[:100] or "tournament"
     slug, suffix = base, 2
@@ -133,10 +176,12 @@ def tournament_create(*, club: Club, actor: User, name: str, **fields) -> Tourna
 def tournament_update(*, tournament: Tournament, actor: User, **fields) -> Tournament:
     unknown = set(fields) - set(SETTINGS_FIELDS)
     if unknown:
-        raise InvalidInput(f"Unknown settings: {', '.join(sorted(unknown))}.")
+        raise InvalidInput(
+            gettext("Unknown settings: %(sorted)s.") % {"sorted": ", ".join(sorted(unknown))}
+        )
     with transaction.atomic():
         tournament = locked(tournament)
-        require_director(tournament, actor, "change its settings")
+        require_director(tournament, actor, gettext("change its settings"))
         pairing_settings = {
             "format",
             "pairing_rules",
@@ -145,16 +190,18 @@ def tournament_update(*, tournament: Tournament, actor: User, **fields) -> Tourn
             "increment_seconds",
             "marbles_to_win",
             "start_position",
+            "custom_position",
             "play_mode",
             "bye_points",
         }
         if tournament.status != Tournament.Status.REGISTRATION and pairing_settings & set(fields):
             raise Conflict(
-                "The tournament has started: format, pairing rules, rounds, time control and bye "
-                "points are fixed now.",
+                gettext(
+                    "The tournament has started: format, pairing rules, rounds, time control and bye points are fixed now."
+                ),
                 code="tournament_started",
             )
-        fields = _validate_settings(fields)
+        fields = _validate_start(_validate_settings(fields), tournament)
         if (
             fields.get("format", tournament.format) != tournament.format
             and "tiebreaks" not in fields
@@ -172,7 +219,7 @@ def tournament_update(*, tournament: Tournament, actor: User, **fields) -> Tourn
 
 
 def arbiter_appoint(*, tournament: Tournament, actor: User, user: User) -> Arbiter:
-    require_club_admin(tournament.club, actor, "appoint arbiters")
+    require_club_admin(tournament.club, actor, gettext("appoint arbiters"))
     arbiter, _ = Arbiter.objects.get_or_create(
         tournament=tournament, user=user, defaults={"appointed_by": actor}
     )
@@ -180,6 +227,9 @@ def arbiter_appoint(*, tournament: Tournament, actor: User, user: User) -> Arbit
 
 
 def arbiter_remove(*, tournament: Tournament, actor: User, user: User) -> None:
-    require_club_admin(tournament.club, actor, "remove arbiters")
+    require_club_admin(tournament.club, actor, gettext("remove arbiters"))
     if not Arbiter.objects.filter(tournament=tournament, user=user).delete()[0]:
-        raise NotFound(f"{user.username} is not an arbiter of {tournament.name}.")
+        raise NotFound(
+            gettext("%(username)s is not an arbiter of %(name)s.")
+            % {"username": user.username, "name": tournament.name}
+        )

@@ -22,6 +22,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
 
 from abalone_site.errors import InvalidInput, Unprocessable
 from accounts.models import User
@@ -101,42 +102,59 @@ def read_event(text: str) -> TrfTournament:
         event = read_trf(text)
         validate_histories(event.players)
     except PairingError as error:
-        raise Unprocessable(f"The TRF file cannot be read: {error}", code="bad_trf") from None
+        raise Unprocessable(
+            _("The TRF file cannot be read: %(error)s") % {"error": error}, code="bad_trf"
+        ) from None
     if len(event.players) < 2:
-        raise Unprocessable("The TRF file lists fewer than 2 players (001 lines).", code="bad_trf")
+        raise Unprocessable(
+            _("The TRF file lists fewer than 2 players (001 lines)."), code="bad_trf"
+        )
     if event.header.system and event.header.system.upper() not in DUTCH_CODES:
         raise Unprocessable(
-            f"The file's type of tournament (192) is {event.header.system}: Sumito continues "
-            f"Swiss events paired by the FIDE Dutch system ({', '.join(sorted(DUTCH_CODES))}).",
+            _(
+                "The file's type of tournament (192) is %(system)s: Sumito continues Swiss events paired by the FIDE Dutch system (%(sorted)s)."
+            )
+            % {"system": event.header.system, "sorted": ", ".join(sorted(DUTCH_CODES))},
             code="unsupported_trf",
         )
     scoring = event.scoring
     if (scoring.win, scoring.draw, scoring.loss) != (1.0, 0.5, 0.0):
         raise Unprocessable(
-            f"The file scores a win {scoring.win:g}, a draw {scoring.draw:g} and a loss "
-            f"{scoring.loss:g}: Sumito's events score 1, ½ and 0.",
+            _(
+                "The file scores a win %(win)s, a draw %(draw)s and a loss %(loss)s: Sumito's events score 1, ½ and 0."
+            )
+            % {
+                "win": format(scoring.win, "g"),
+                "draw": format(scoring.draw, "g"),
+                "loss": format(scoring.loss, "g"),
+            },
             code="unsupported_trf",
         )
     if scoring.pab not in (0.0, 0.5, 1.0):
         raise Unprocessable(
-            f"The file gives {scoring.pab:g} points for a pairing-allocated bye: Sumito gives "
-            "1, ½ or 0.",
+            _("The file gives %(pab)s points for a pairing-allocated bye: Sumito gives 1, ½ or 0.")
+            % {"pab": format(scoring.pab, "g")},
             code="unsupported_trf",
         )
     total = event.total_rounds or event.rounds_played
     if total < 1:
         raise Unprocessable(
-            "The file does not say how many rounds the event has (142 or XXR), and none has "
-            "been played.",
+            _(
+                "The file does not say how many rounds the event has (142 or XXR), and none has been played."
+            ),
             code="bad_trf",
         )
     if event.rounds_played > total:
         raise Unprocessable(
-            f"The file records {event.rounds_played} rounds but says the event has {total}.",
+            _("The file records %(rounds_played)s rounds but says the event has %(total)s.")
+            % {"rounds_played": event.rounds_played, "total": total},
             code="bad_trf",
         )
     if total > MAX_ROUNDS:
-        raise Unprocessable(f"A Swiss has 1 to {MAX_ROUNDS} rounds; the file says {total}.")
+        raise Unprocessable(
+            _("A Swiss has 1 to %(max_rounds)s rounds; the file says %(total)s.")
+            % {"max_rounds": MAX_ROUNDS, "total": total}
+        )
     return event
 
 
@@ -196,8 +214,16 @@ def _game(entry: RoundEntry, player: PairingPlayer, mirror: RoundEntry | None) -
     result = BOARD_RESULTS.get(codes)
     if result is None:
         raise Unprocessable(
-            f"Round {entry.round}: players {player.number} and {opponent} have results "
-            f"{codes[0]!r} and {codes[1]!r}, which make no board result.",
+            _(
+                "Round %(round)s: players %(number)s and %(opponent)s have results %(first)s and %(second)s, which make no board result."
+            )
+            % {
+                "round": entry.round,
+                "number": player.number,
+                "opponent": opponent,
+                "first": repr(codes[0]),
+                "second": repr(codes[1]),
+            },
             code="bad_trf",
         )
     return PlannedBoard(black, white, result=result)
@@ -303,7 +329,7 @@ def tournament_import_trf(*, club: Club, actor: User, text: str, now: datetime) 
     unrated, with its entrants (the TRF pairing numbers and ratings), its played rounds
     (finished, every board with its result or bye), the byes asked for and the forbidden
     pairs still to come; running with the next round to pair, or finished. All or nothing."""
-    require_club_admin(club, actor, "import its tournaments")
+    require_club_admin(club, actor, _("import its tournaments"))
     event = read_event(text)
     plan = plan_rounds(event)
     total = event.total_rounds or event.rounds_played

@@ -1,4 +1,6 @@
-"""Demo data for the embedded default: clubs and a few dozen players. Idempotent."""
+"""Demo data for the embedded default: clubs, a few dozen players, finished games, games in
+progress and a Swiss in progress. Idempotent: nothing is duplicated, and the games in progress
+are made again only once they have ended (see ``Command._games_in_progress``)."""
 
 import random
 from datetime import timedelta
@@ -10,6 +12,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from clubs.models import Club, JoinRequest, Membership
+from games import services as game_services
 from games.demo import play_demo_game
 from games.models import Game
 from games.options import GameOptions
@@ -76,6 +79,21 @@ CLUBS = [
 ]
 
 
+# Finished on the first run: (black, white, options).
+FINISHED_GAMES = [
+    ("alice", "bruno", GameOptions(600, 0, 6, "belgian", True)),
+    ("chloe", "dmitri", GameOptions(180, 2, 4, "belgian", True)),
+    ("elena", "femke", GameOptions(900, 0, 6, "standard", True)),
+    ("gabor", "hana", GameOptions(300, 0, 4, "german", True)),
+    ("lea", "alice", GameOptions(600, 0, 6, "belgian", False)),
+    ("ivan", "julia", GameOptions(1800, 0, 6, "belgian", True)),
+]
+# Always one game in progress between each of these pairs (black, white), twelve moves in.
+LIVE_PAIRS = [("karl", "nina"), ("oscar", "paula")]
+# The longest clock the server allows (games.clock.TimeControl: six hours), plus 30 s a move.
+LIVE_OPTIONS = GameOptions(6 * 3600, 30, 6, "belgian", True)
+
+
 class Command(BaseCommand):
     help = "Load demo clubs and players (safe to run again: nothing is duplicated)."
 
@@ -135,42 +153,48 @@ class Command(BaseCommand):
         )
 
     def _games(self, users, rng):
-        """Finished games with full records, and two in progress; only on the first run."""
-        if Game.objects.filter(black__in=users.values()).exists():
-            return
+        """Finished games with full records (only on the first run), then the games in progress
+        (``_games_in_progress``, on every run)."""
+        if not Game.objects.filter(black__in=users.values()).exists():
+            now = timezone.now()
+            total = len(FINISHED_GAMES)
+            for number, (black, white, options) in enumerate(FINISHED_GAMES, start=1):
+                self.stdout.write(f"\r  demo games {number}/{total}", ending="")
+                play_demo_game(
+                    black=users[black],
+                    white=users[white],
+                    options=options,
+                    start_at=now - timedelta(days=number, hours=rng.randint(0, 12)),
+                    plies=None,
+                    rng=rng,
+                )
+            self.stdout.write("")
+        self._games_in_progress(users, rng)
+
+    def _games_in_progress(self, users, rng):
+        """A game in progress for each pair of ``LIVE_PAIRS``, on the longest clock the server
+        allows (``LIVE_OPTIONS``), so a newcomer finds them still being played hours after
+        ``make run``; nobody moves in them, so in the end a flag falls. Each run (``make run``
+        runs this command every time) makes a new one for a pair whose game has ended, after
+        adjudicating one whose time ran out while the site was stopped; a pair whose game is
+        still in progress is left alone."""
         now = timezone.now()
-        finished = [
-            ("alice", "bruno", GameOptions(600, 0, 6, "belgian", True)),
-            ("chloe", "dmitri", GameOptions(180, 2, 4, "belgian", True)),
-            ("elena", "femke", GameOptions(900, 0, 6, "standard", True)),
-            ("gabor", "hana", GameOptions(300, 0, 4, "german", True)),
-            ("lea", "alice", GameOptions(600, 0, 6, "belgian", False)),
-            ("ivan", "julia", GameOptions(1800, 0, 6, "belgian", True)),
-        ]
-        total = len(finished) + 2
-        for number, (black, white, options) in enumerate(finished, start=1):
-            self.stdout.write(f"\r  demo games {number}/{total}", ending="")
+        for black, white in LIVE_PAIRS:
+            live = Game.objects.filter(
+                black=users[black], white=users[white], status=Game.Status.STARTED
+            ).first()
+            if live is not None and (live.flag_deadline is None or live.flag_deadline > now):
+                continue
+            if live is not None:
+                game_services.game_adjudicate(game_id=live.pk, now=now)
             play_demo_game(
                 black=users[black],
                 white=users[white],
-                options=options,
-                start_at=now - timedelta(days=number, hours=rng.randint(0, 12)),
-                plies=None,
-                rng=rng,
-            )
-        for number, (black, white) in enumerate(
-            [("karl", "nina"), ("oscar", "paula")], start=len(finished) + 1
-        ):
-            self.stdout.write(f"\r  demo games {number}/{total}", ending="")
-            play_demo_game(
-                black=users[black],
-                white=users[white],
-                options=GameOptions(1800, 10, 6, "belgian", True),
+                options=LIVE_OPTIONS,
                 start_at=now - timedelta(minutes=3),
                 plies=12,
                 rng=rng,
             )
-        self.stdout.write("")
 
     def _tournament(self, users, rng):
         """A 10-player over-the-board Swiss of the first club, in round 4 of 5."""

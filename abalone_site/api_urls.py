@@ -13,6 +13,7 @@ urlpatterns = [
     path("ratings/", include("ratings.api_urls")),
     path("tables/", include("multiplayer.api_urls")),
     path("analysis/", include("analysis.api_urls")),
+    path("bot/", include("bots.api_urls")),
     path("me/", accounts_api.MeView.as_view(), name="api-me"),
     path(
         "me/notifications/",

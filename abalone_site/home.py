@@ -187,7 +187,7 @@ def live_games(*, now: datetime) -> list[LiveGame]:
         .select_related("black", "white")
         .order_by("-turn_started_at")[:200]
     )
-    wanted = {(p, elo.speed_category(g.base_seconds, g.increment_seconds))
+    wanted = {(p, elo.game_category(g.base_seconds, g.increment_seconds, g.rating_pool))
               for g in games for p in (g.black_id, g.white_id)}  # fmt: skip
     ratings = {
         (row.user_id, row.category): row.rating
@@ -196,7 +196,7 @@ def live_games(*, now: datetime) -> list[LiveGame]:
     default = settings.RATING_DEFAULT
     found = []
     for game in games:
-        category = elo.speed_category(game.base_seconds, game.increment_seconds)
+        category = elo.game_category(game.base_seconds, game.increment_seconds, game.rating_pool)
         found.append(
             LiveGame(
                 game,

@@ -85,6 +85,7 @@ INSTALLED_APPS = [
     "notifications",
     "multiplayer",
     "analysis",
+    "bots",
 ]
 
 MIDDLEWARE = [
@@ -281,6 +282,12 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = REQUEST_BODY_MAX_BYTES
 # Time each side has for its first move before the game is abandoned (casual: aborted).
 GAME_FIRST_MOVE_SECONDS = env.int("GAME_FIRST_MOVE_SECONDS", default=60)
 CHALLENGE_EXPIRY_SECONDS = env.int("CHALLENGE_EXPIRY_SECONDS", default=20 * 60)
+# Bots (docs/bots.md): a rated game a bot plays is rated in the bots' own pool ("bot"); off, every
+# game with a bot is unrated. The event stream looks for news this often, and sends an empty
+# line when it has had nothing to say for the keep-alive interval.
+BOT_GAMES_RATED = env.bool("BOT_GAMES_RATED", default=True)
+BOT_STREAM_POLL_SECONDS = env.float("BOT_STREAM_POLL_SECONDS", default=0.2)
+BOT_STREAM_KEEPALIVE_SECONDS = env.float("BOT_STREAM_KEEPALIVE_SECONDS", default=7.0)
 # Each web process watches the deadlines of games in progress (games.deadlines): it wakes at the
 # earliest, and at least this often. Off: only beat's sweep finds flags nobody claims.
 DEADLINE_WATCHER = env.bool("DEADLINE_WATCHER", default=True)

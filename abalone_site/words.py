@@ -13,6 +13,7 @@ RATING_CATEGORIES = {
     "rapid": pgettext_lazy("rating category", "rapid"),
     "classical": pgettext_lazy("rating category", "classical"),
     "multi": pgettext_lazy("rating category", "multi"),
+    "bot": pgettext_lazy("rating category", "bot"),
 }
 OUTCOMES = {
     "win": pgettext_lazy("outcome", "win"),

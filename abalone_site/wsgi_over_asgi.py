@@ -18,6 +18,7 @@ database pool (``DB_POOL_SIZE``), since each thread holds a connection while it 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import sys
 import threading
@@ -93,7 +94,10 @@ class WsgiOverAsgi:
             exchange = _Exchange(loop, send)
             environ = _environ(scope, body)
             await loop.run_in_executor(self._pool(), exchange.run, self.wsgi_application, environ)
-            await exchange.finish()
+            if exchange.stream is not None:
+                await exchange.stream_until_done(receive)
+            else:
+                await exchange.finish()
 
 
 class _Exchange:
@@ -107,6 +111,9 @@ class _Exchange:
         self.length: int | None = None
         self.sent = 0
         self.pending: list[bytes] = []
+        # An async streaming response's content (the bot event stream): sent from the loop by
+        # stream_until_done, so a long-lived stream holds no thread of the pool.
+        self.stream = None
 
     def start_response(self, status: str, headers, exc_info=None):
         if exc_info is not None and self.started:
@@ -133,6 +140,10 @@ class _Exchange:
         page answer) is kept and sent by :meth:`finish`; longer ones stream chunk by chunk."""
         _request_thread.loop = self.loop
         result = application(environ, self.start_response)
+        if getattr(result, "is_async", False):  # a StreamingHttpResponse over an async iterator
+            self.stream = result.streaming_content
+            result.close()  # the request is over for Django (its signals, its connection)
+            return
         try:
             for chunk in result:
                 if not chunk:
@@ -162,6 +173,38 @@ class _Exchange:
         await self.send(
             {"type": "http.response.body", "body": b"".join(self.pending), "more_body": False}
         )
+
+    async def stream_until_done(self, receive) -> None:
+        """Send an async stream's chunks as they come, until it ends or the client goes."""
+        self.started = True
+        await self.send(self.start)
+        gone = asyncio.ensure_future(_disconnected(receive))
+        chunks = self.stream.__aiter__()
+        try:
+            while True:
+                following = asyncio.ensure_future(chunks.__anext__())
+                await asyncio.wait({following, gone}, return_when=asyncio.FIRST_COMPLETED)
+                if not following.done():  # the client went away
+                    following.cancel()
+                    return
+                try:
+                    chunk = following.result()
+                except StopAsyncIteration:
+                    break
+                await self.send({"type": "http.response.body", "body": chunk, "more_body": True})
+            await self.send({"type": "http.response.body", "body": b"", "more_body": False})
+        finally:
+            gone.cancel()
+            close = getattr(chunks, "aclose", None)
+            if close is not None:
+                # Still running when cancelled just above: it ends by itself.
+                with contextlib.suppress(RuntimeError):
+                    await close()
+
+
+async def _disconnected(receive) -> None:
+    while (await receive())["type"] != "http.disconnect":
+        pass
 
 
 def _declared_length(scope) -> int | None:

@@ -7,9 +7,18 @@ from .models import ApiToken, User
 @admin.register(User)
 class PlayerAdmin(UserAdmin):
     fieldsets = UserAdmin.fieldsets + (
-        ("Player profile", {"fields": ("display_name", "country", "bio", "language")}),
+        ("Player profile", {"fields": ("display_name", "country", "bio", "language", "is_bot")}),
     )
-    list_display = ("username", "display_name", "email", "country", "is_staff", "date_joined")
+    list_display = (
+        "username",
+        "display_name",
+        "email",
+        "country",
+        "is_bot",
+        "is_staff",
+        "date_joined",
+    )
+    list_filter = (*UserAdmin.list_filter, "is_bot")
     search_fields = ("username", "display_name", "email")
 
 

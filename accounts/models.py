@@ -24,6 +24,9 @@ class User(AbstractUser):
     # The language the site speaks to this player (pages, API messages, e-mails); blank: not
     # chosen, the browser's cookie or Accept-Language decides (docs/languages.md).
     language = models.CharField(_("language"), max_length=8, blank=True, choices=settings.LANGUAGES)
+    # A bot plays through the API's event stream (docs/bots.md); set by an admin, or by the
+    # owner before the account plays any game (bots.services.bot_account_upgrade). For good.
+    is_bot = models.BooleanField(_("bot"), default=False)
 
     objects = PlayerManager()
 

@@ -14,7 +14,7 @@ class PlayerSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = User
-        fields = ["username", "display_name", "country", "bio", "date_joined", "url"]
+        fields = ["username", "display_name", "country", "bio", "is_bot", "date_joined", "url"]
         read_only_fields = fields
 
     def get_url(self, user: User) -> str:

@@ -119,6 +119,9 @@ class Game(TimeControlFields):
     forfeit_if_unplayed = models.BooleanField(default=False)
     # Chat on the game's page (games.services.chat); a tournament's directors may turn it off.
     chat_enabled = models.BooleanField(default=True)
+    # The rating pool of a rated game: blank, the speed category of its clock; "bot", the bots'
+    # own pool (a bot played it and settings.BOT_GAMES_RATED is on; docs/bots.md).
+    rating_pool = models.CharField(max_length=8, blank=True)
 
     status = models.CharField(
         max_length=10, choices=Status.choices, default=Status.STARTED, db_index=True

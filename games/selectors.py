@@ -84,7 +84,7 @@ _PLACEMENT_DOCUMENTS = {
 
 
 def _player(user: User) -> dict:
-    return {"username": user.username, "display_name": user.shown_name}
+    return {"username": user.username, "display_name": user.shown_name, "bot": user.is_bot}
 
 
 def legal_move_list(position: engine.Position) -> list[dict]:

@@ -225,8 +225,16 @@ def _dp(fraction: float) -> int:
 
 #: The rating category of three- and four-player games (multiplayer.Table).
 MULTI_CATEGORY = "multi"
-#: Every category a player can be rated in: the two-player speeds, then ``multi``.
-ALL_CATEGORIES = (*CATEGORIES, MULTI_CATEGORY)
+#: The bots' own pool: rated games a bot played (docs/bots.md), whatever their clock.
+BOT_CATEGORY = "bot"
+#: Every category a player can be rated in: the two-player speeds, then ``multi`` and ``bot``.
+ALL_CATEGORIES = (*CATEGORIES, MULTI_CATEGORY, BOT_CATEGORY)
+
+
+def game_category(base_seconds: int | None, increment_seconds: int, pool: str = "") -> str:
+    """The category a two-player game is rated in: its ``pool`` when it has one (``bot``),
+    else the speed of its clock."""
+    return pool or speed_category(base_seconds, increment_seconds)
 
 
 def rate_ranking(states: list[PlayerState], places: list[int]) -> list[int]:

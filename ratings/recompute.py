@@ -66,6 +66,7 @@ def rated_sources(since: datetime | None = None) -> list[Source]:
         "ended_at",
         "base_seconds",
         "increment_seconds",
+        "rating_pool",
         "tournament_board__result",
         "tournament_board__pk",
     )
@@ -87,7 +88,9 @@ def rated_sources(since: datetime | None = None) -> list[Source]:
                 game["black_id"],
                 game["white_id"],
                 result,
-                elo.speed_category(game["base_seconds"], game["increment_seconds"]),
+                elo.game_category(
+                    game["base_seconds"], game["increment_seconds"], game["rating_pool"]
+                ),
             )
         )
     entered = dict(ResultChange.objects.values_list("board_id").annotate(at=Min("changed_at")))

@@ -133,7 +133,7 @@ def rating_apply_game(*, game, now: datetime) -> tuple[int, int] | None:
         black_id=game.black_id,
         white_id=game.white_id,
         result=game.result,
-        category=elo.speed_category(game.base_seconds, game.increment_seconds),
+        category=elo.game_category(game.base_seconds, game.increment_seconds, game.rating_pool),
         played_at=now,
         game=game,
     )

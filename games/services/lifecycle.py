@@ -13,6 +13,7 @@ task is scheduled for a deadline: the deadline watcher of every web process
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import datetime
 
 from django.conf import settings
@@ -48,6 +49,12 @@ def game_create(
     options = options.validated()
     if black.pk == white.pk:
         raise Unprocessable(_("A player cannot play against themself."), code="same_player")
+    rating_pool = ""
+    if black.is_bot or white.is_bot:  # the bots' own pool, or unrated (docs/bots.md)
+        if settings.BOT_GAMES_RATED:
+            rating_pool = "bot"
+        else:
+            options = dataclasses.replace(options, rated=False)
     first_move_seconds = first_move_seconds or settings.GAME_FIRST_MOVE_SECONDS
     # The game keeps the string of its start whatever the start (a custom one, the empty board
     # of the placement variant, a named layout): games.records.engine_game_of replays from it.
@@ -64,6 +71,7 @@ def game_create(
         max_plies_result=max_plies_result,
         forfeit_if_unplayed=forfeit_if_unplayed,
         chat_enabled=chat_enabled,
+        rating_pool=rating_pool if options.rated else "",
         black_ms=clock.black_ms,
         white_ms=clock.white_ms,
         turn_started_at=now,

@@ -1,0 +1,7 @@
+from django.apps import AppConfig
+
+
+class BotsConfig(AppConfig):
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "bots"
+    verbose_name = "Bots"

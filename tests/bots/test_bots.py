@@ -168,3 +168,16 @@ def test_games_between_people_keep_their_speed_category(make_player):
     assert set(RatingChange.objects.filter(game=game).values_list("category", flat=True)) == {
         "blitz"
     }
+
+
+def test_the_game_page_marks_the_bot(client, make_player, bot):
+    person = make_player("page_human")
+    game = services.game_create(
+        black=person, white=bot, options=GameOptions(180, 2, 6, "belgian", False), now=T0
+    )
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    assert page.count('class="bot-tag"') == 1
+    people = services.game_create(
+        black=person, white=make_player("page_other"), options=GameOptions(180, 2), now=T0
+    )
+    assert 'class="bot-tag"' not in client.get(f"/games/{people.pk}/").content.decode()

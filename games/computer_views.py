@@ -41,6 +41,13 @@ class ComputerGameForm(forms.Form):
         initial="rapid-10+0",
         label=_("Time control"),
     )
+    marbles_to_win = forms.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=6,
+        label=_("Marbles to win"),
+        help_text=_("empty: 4 for blitz presets, else 6"),
+    )
     start = forms.ChoiceField(choices=NAMED_STARTS, initial="standard", label=_("Start"))
 
 
@@ -54,6 +61,8 @@ def computer_game(request):
             choices["base_seconds"] = None
         else:
             choices["preset"] = data["clock"]
+        if data.get("marbles_to_win"):
+            choices["marbles_to_win"] = data["marbles_to_win"]
         try:
             game = computer.computer_game_create(
                 player=request.user,

@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 
 from abalone_site.errors import InvalidInput, NotFound
 from accounts.models import User
+from accounts.selectors import against_the_computer
 from clubs.models import Club, Membership
 from games.models import Game
 from games.selectors import ABORTED_UNPLAYED
@@ -150,11 +151,12 @@ def rating_history(user: User) -> dict[str, list[HistoryPoint]]:
 
 
 def _finished_games_of(user: User) -> QuerySet[Game]:
-    """The player's finished games with a result, those over before any move included (the
-    game lists show them as aborted; the record leaves them out)."""
+    """The player's finished games with a result against people, those over before any move
+    included (the game lists show them as aborted; the record leaves them out). The games
+    against the computer are kept apart (``accounts.selectors.computer_games``)."""
     return Game.objects.filter(
         Q(black=user) | Q(white=user), status=Game.Status.FINISHED, result__in=RESULTS
-    )
+    ).exclude(against_the_computer(user))
 
 
 @dataclass(frozen=True)
@@ -186,9 +188,10 @@ def _record_counts(rows: QuerySet, black: Q, white: Q) -> dict[str, int]:
 def player_record(user: User) -> dict[str, Record]:
     """Games won, drawn and lost: overall, as Black (first mover), as White.
 
-    Finished server games, and the boards of over-the-board tournaments played to a result
-    (forfeits and byes are not games played, as for ratings and FIDE's tie-breaks). A game
-    over before any move (``Game.aborted_unplayed``) is not counted, whatever its result.
+    Finished server games against people (not the computer), and the boards of over-the-board
+    tournaments played to a result (forfeits and byes are not games played, as for ratings and
+    FIDE's tie-breaks). A game over before any move (``Game.aborted_unplayed``) is not
+    counted, whatever its result.
     """
     server = _record_counts(
         _finished_games_of(user).exclude(ABORTED_UNPLAYED), Q(black=user), Q(white=user)
@@ -257,7 +260,8 @@ def _game_lines(user: User, games: list[Game]) -> list[GameLine]:
 
 
 def recent_games(user: User, *, limit: int = RECENT_GAMES) -> list[GameLine]:
-    """The player's last finished games, newest first, with their rating change if rated."""
+    """The player's last finished games against people, newest first, with their rating change
+    if rated."""
     games = list(
         _finished_games_of(user)
         .select_related("black", "white")

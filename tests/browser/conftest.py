@@ -10,6 +10,7 @@ a missing browser is an error: CI must never pass by silently skipping them.
 import os
 
 import pytest
+from django.db.backends.signals import connection_created
 
 # Playwright's sync API runs an event loop in the test thread; Django would then refuse ORM
 # calls from the test ("SynchronousOnlyOperation"). The ORM calls here are plain blocking ones.
@@ -109,3 +110,26 @@ def log_in():
         return page
 
     return do
+
+
+@pytest.fixture
+def readers_never_block_the_worker():
+    """On SQLite, connections opened during the test read without read locks.
+
+    pytest-django's SQLite test database is an in-memory one in shared-cache mode, where a
+    reader's table lock makes a concurrent writer fail at once ("database table is locked")
+    instead of waiting: a worker's write (an analysis's progress, the computer's move) then
+    failed while a page was reading, about one run in twenty-five. The site's own SQLite file
+    runs in WAL mode, where readers never block the writer; ``read_uncommitted`` gives the
+    shared cache that behaviour (it has no effect outside shared-cache mode, and PostgreSQL is
+    left alone).
+    """
+
+    def no_read_locks(sender, connection, **kwargs):
+        if connection.vendor == "sqlite":
+            with connection.cursor() as cursor:
+                cursor.execute("PRAGMA read_uncommitted = 1")
+
+    connection_created.connect(no_read_locks)
+    yield
+    connection_created.disconnect(no_read_locks)

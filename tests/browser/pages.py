@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 
 from django.db import connections
 
+from games import engine
 from tests.browser.conftest import TIMEOUT_MS
 
 
@@ -69,3 +71,33 @@ def cell(page, name: str):
 def move_at(page, ply: int):
     """A move of the game page's list."""
     return page.locator(f'#moves [data-ply="{ply}"]')
+
+
+def clicks_for(position: engine.Position, notation: str) -> tuple[list[str], str]:
+    """How a player plays ``notation`` on a two-player board: its marbles, then a cell only it
+    reaches from them (an in-line move's leading destination, or a broadside's unshared
+    destination), so the page plays it without asking which way."""
+    moves = engine.legal_moves(position)
+    move = next(m for m in moves if m.notation == notation)
+    if move.kind == engine.INLINE:
+        return list(move.marbles), move.destinations[-1]
+    siblings = [m for m in moves if set(m.marbles) == set(move.marbles) and m is not move]
+    for target in move.destinations:
+        reached = (
+            s.destinations if s.kind == engine.BROADSIDE else s.destinations[-1:] for s in siblings
+        )
+        if not any(target in cells for cells in reached):
+            return list(move.marbles), target
+    raise AssertionError(f"{notation}: every destination is shared")
+
+
+def click_move(page, position: engine.Position, notation: str) -> None:
+    """Play ``notation`` on the game page by clicking its marbles, then its destination."""
+    from playwright.sync_api import expect
+
+    marbles, target = clicks_for(position, notation)
+    for name in marbles:
+        cell(page, name).click()
+        expect(cell(page, name)).to_have_class(re.compile(r"\bselected\b"))
+    expect(cell(page, target)).to_have_class(re.compile(r"\btarget\b"))
+    cell(page, target).click()

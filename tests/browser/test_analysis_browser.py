@@ -21,7 +21,6 @@ from contextlib import ExitStack, contextmanager
 from urllib.parse import quote
 
 import pytest
-from django.db.backends.signals import connection_created
 from django.utils import timezone
 from playwright.sync_api import expect
 
@@ -33,7 +32,7 @@ from games.models import Game
 from games.options import GameOptions
 from tests.archive.support import PUSH_OPENING, notations_for
 from tests.browser.asgi_server import asgi_live_server  # noqa: F401 (a fixture)
-from tests.browser.pages import cell, outside_the_event_loop, page_opener
+from tests.browser.pages import cell, clicks_for, outside_the_event_loop, page_opener
 from tests.conftest import PASSWORD, production_wiring_missing
 
 SCREENSHOTS = "/tmp/sumito-analysis-{}.png"
@@ -90,49 +89,10 @@ def finished_game(black, white) -> Game:
     return Game.objects.get(pk=game.pk)
 
 
-def clicks_for(position: engine.Position, notation: str) -> tuple[list[str], str]:
-    """How a player plays ``notation`` on the board: its marbles, then a cell only it reaches
-    from them (an in-line move's leading destination, or a broadside's unshared destination)."""
-    moves = engine.legal_moves(position)
-    move = next(m for m in moves if m.notation == notation)
-    if move.kind == engine.INLINE:
-        return list(move.marbles), move.destinations[-1]
-    siblings = [m for m in moves if set(m.marbles) == set(move.marbles) and m is not move]
-    for target in move.destinations:
-        reached = (
-            s.destinations if s.kind == engine.BROADSIDE else s.destinations[-1:] for s in siblings
-        )
-        if not any(target in cells for cells in reached):
-            return list(move.marbles), target
-    raise AssertionError(f"{notation}: every destination is shared")
-
-
 def api_get(page, url: str) -> dict:
     response = page.request.get(url)
     assert response.ok, response.text()
     return response.json()
-
-
-@pytest.fixture
-def readers_never_block_the_worker():
-    """On SQLite, connections opened during the test read without read locks.
-
-    pytest-django's SQLite test database is an in-memory one in shared-cache mode, where a
-    reader's table lock makes a concurrent writer fail at once ("database table is locked")
-    instead of waiting: the worker's progress write then failed the analysis while the page was
-    polling, about one run in twenty-five. The site's own SQLite file runs in WAL mode, where
-    readers never block the writer; ``read_uncommitted`` gives the shared cache that behaviour
-    (it has no effect outside shared-cache mode, and PostgreSQL is left alone).
-    """
-
-    def no_read_locks(sender, connection, **kwargs):
-        if connection.vendor == "sqlite":
-            with connection.cursor() as cursor:
-                cursor.execute("PRAGMA read_uncommitted = 1")
-
-    connection_created.connect(no_read_locks)
-    yield
-    connection_created.disconnect(no_read_locks)
 
 
 @pytest.fixture

@@ -28,3 +28,19 @@ def test_the_lobby_links_the_computer_the_tables_and_the_analysis_board(client):
     page = client.get("/play/").content.decode()
     for url in ("/play/computer/", "/tables/", "/analysis/"):
         assert f'href="{url}"' in page
+
+
+@pytest.mark.django_db
+def test_the_page_takes_the_marbles_to_win_else_the_clock_s(
+    client,
+    make_player,
+    queued,  # noqa: F811
+):
+    client.force_login(make_player("ann"))
+    form = {"level": "1", "colour": "white", "clock": "rapid-10+0", "start": "belgian"}
+    client.post("/play/computer/", {**form, "marbles_to_win": "3"})
+    client.post("/play/computer/", form)
+    client.post("/play/computer/", {**form, "clock": "blitz-5+0"})
+    assert list(Game.objects.order_by("pk").values_list("marbles_to_win", flat=True)) == [3, 6, 4]
+    refused = client.post("/play/computer/", {**form, "marbles_to_win": "7"})
+    assert refused.status_code == 200 and Game.objects.count() == 3

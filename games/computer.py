@@ -34,30 +34,37 @@ MOVE_TASK = "games.tasks.computer_move"
 #: The sweep queues the computer's move again after it has been to move this long.
 STUCK_SECONDS = 20
 
-_levels_by_user: dict[int, int] = {}
-_loaded = False
+#: What this process knows of accounts: user id -> the computer's level, or None for a person.
+#: Filled on first sight of each id (one query), never stale: an account is created a computer
+#: or a person, under a name sign-up cannot give.
+_levels_by_user: dict[int, int | None] = {}
+_KNOWN_MAX = 100_000
 
 
 def computer_username(level: int) -> str:
     return f"{PREFIX}{level}"
 
 
-def _load() -> None:
-    global _loaded
-    if _loaded:
-        return
+def _level_named(username: str) -> int | None:
     names = {computer_username(level): level for level in LEVELS}
-    for pk, username in (
-        get_user_model().objects.filter(username__in=names).values_list("pk", "username")
-    ):
-        _levels_by_user[pk] = names[username]
-    _loaded = True
+    return names.get(username)
 
 
 def computer_level_of(user_id: int) -> int | None:
-    """The level of the computer account ``user_id``, or None for a person."""
-    _load()
-    return _levels_by_user.get(user_id)
+    """The level of the computer account ``user_id``, or None for a person. Each process looks
+    an account up once (another process may have made the computer's account since this one
+    last looked, so nothing is assumed from a list read earlier)."""
+    if user_id in _levels_by_user:
+        return _levels_by_user[user_id]
+    username = (
+        get_user_model().objects.filter(pk=user_id).values_list("username", flat=True).first()
+    )
+    level = _level_named(username) if username is not None else None
+    if len(_levels_by_user) >= _KNOWN_MAX:
+        _levels_by_user.clear()
+    if username is not None:
+        _levels_by_user[user_id] = level
+    return level
 
 
 def computer_user(level: int):
@@ -161,8 +168,8 @@ def computer_move_play(*, game_id: int, ply: int) -> str | None:
 def computer_sweep(*, now: datetime) -> int:
     """Queue again the computer's move in games where it has been to move for a while (its
     task was lost with a worker or the broker)."""
-    _load()
-    ids = list(_levels_by_user)
+    names = [computer_username(level) for level in LEVELS]
+    ids = list(get_user_model().objects.filter(username__in=names).values_list("pk", flat=True))
     if not ids:
         return 0
     stuck = Game.objects.filter(

@@ -98,3 +98,17 @@ def test_levels_and_bad_input(api, make_player):
         403,
     )
     assert Game.objects.count() == 0
+
+
+@pytest.mark.django_db
+def test_a_computer_account_made_by_another_process_is_recognised(make_player, monkeypatch):
+    """Another process (a web process, a worker) may make a level's account after this one
+    first asked about the computer: this process must still recognise it."""
+    monkeypatch.setattr(computer, "_levels_by_user", {})
+    person = make_player("someone")
+    assert computer.computer_level_of(person.pk) is None  # looked at before any computer exists
+    assert computer.computer_sweep(now=timezone.now()) == 0
+    # Made elsewhere: straight into the database, not through this process's computer_user.
+    made = make_player(computer.computer_username(5))
+    assert computer.computer_level_of(made.pk) == 5
+    assert computer.computer_level_of(person.pk) is None

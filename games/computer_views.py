@@ -1,8 +1,11 @@
 """The page that starts a game against the computer (``/play/computer/``)."""
 
+from urllib.parse import urlencode
+
 from django import forms
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -51,9 +54,33 @@ class ComputerGameForm(forms.Form):
     start = forms.ChoiceField(choices=NAMED_STARTS, initial="standard", label=_("Start"))
 
 
+def play_again_url(game, player) -> str:
+    """The computer page set for the same game again, colours swapped (a game's "Play again")."""
+    level = computer.computer_level_of(
+        game.white_id if game.black_id == player.pk else game.black_id
+    )
+    clock = "none"
+    for key, (_label, base, increment, _marbles) in PRESETS.items():
+        if (base, increment) == (game.base_seconds, game.increment_seconds):
+            clock = key
+    query = {
+        "level": level,
+        "colour": "white" if game.black_id == player.pk else "black",
+        "clock": clock,
+        "marbles_to_win": game.marbles_to_win,
+    }
+    if game.start in dict(NAMED_STARTS):
+        query["start"] = game.start
+    return f"{reverse('computer-game')}?{urlencode(query)}"
+
+
 @login_required
 def computer_game(request):
-    form = ComputerGameForm(request.POST or None)
+    # A GET may carry the fields to start from ("Play again" on a finished game's page).
+    initial = {
+        name: request.GET[name] for name in ComputerGameForm.base_fields if name in request.GET
+    }
+    form = ComputerGameForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         choices = {"start": data["start"]}

@@ -13,6 +13,8 @@ from django.views.decorators.http import require_POST
 from abalone_site.errors import ServiceError
 from abalone_site.throttle import throttle
 from games import selectors, services
+from games.computer import computer_level_of
+from games.computer_views import play_again_url
 from games.forms import ChallengeForm
 
 
@@ -83,6 +85,8 @@ def game_detail(request, game_id: int):
     game = services.game_current(game_id=game_id, now=now)  # a ServiceError is a 404 page
     state = selectors.game_state(game, now=now)
     colour = game.colour_of(request.user) if request.user.is_authenticated else None
+    opponent = (game.white_id if colour == "b" else game.black_id) if colour else None
+    against_computer = opponent is not None and computer_level_of(opponent) is not None
     return render(
         request,
         "games/game.html",
@@ -90,6 +94,8 @@ def game_detail(request, game_id: int):
             "game": game,
             "state": state,
             "my_colour": colour or "",
+            # A player's game against the computer: no chat, "Play again" instead of a rematch.
+            "play_again_url": play_again_url(game, request.user) if against_computer else "",
             "api_base": reverse("api-game", args=[game_id]),
             "ws_path": f"/ws/games/{game_id}/",
         },

@@ -14,6 +14,15 @@
   const game = window.SumitoGame;
   const root = document.getElementById("game");
   const $ = (id) => document.getElementById(id);
+  // A game against the computer: "Play again" (a link to the computer's page, set for the same
+  // game with colours swapped) once the game is over, no rematch offer.
+  const again = $("play-again");
+  if (game && again) {
+    const showAgain = () => { again.hidden = game.state().status === "started"; };
+    game.onState(showAgain);
+    showAgain();
+    return;
+  }
   const box = $("rematch");
   if (!game || !game.myColour || !box) return;
 

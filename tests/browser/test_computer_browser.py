@@ -166,6 +166,11 @@ def test_a_game_against_the_random_mover_played_to_the_end_in_the_page(
     expect(page.locator("#score-w .score-count")).to_have_text(str(MARBLES_TO_WIN))
     expect(page.locator("#turn")).to_be_hidden()
     expect(page.locator("#move-form")).to_be_hidden()
+    # No rematch offer to a program and no chat: "Play again", colours swapped, same level.
+    again = page.locator("#play-again a").first
+    expect(again).to_be_visible()
+    expect(again).to_have_attribute("href", re.compile(r"level=1&colour=black"))
+    expect(page.locator("#chat")).to_have_count(0)
     expect(move_at(page, last_mine)).to_have_class(re.compile(r"\bpushed-off\b"))
     expect(page.locator("#moves [data-ply]")).to_have_count(last_mine)
     screenshot(page, "over")

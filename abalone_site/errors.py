@@ -3,7 +3,19 @@
 Services raise these when input is bad or an action is not allowed; the API turns them into
 ``{"error": code, "detail": message}`` with the status below, the pages into a message or form
 error. Anything else that escapes is a bug (a 500).
+
+The rules engine's own errors (``games.engine.errors``) carry English templates that the
+catalogues translate: :func:`engine_text` gives one in the active language.
 """
+
+from django.utils.translation import gettext
+
+
+def engine_text(error: Exception) -> str:
+    """The message of a rules-engine error in the active language (its English template and
+    named values through the catalogues); any other exception's text as it is."""
+    render = getattr(error, "render", None)
+    return render(gettext) if callable(render) else str(error)
 
 
 class ServiceError(Exception):

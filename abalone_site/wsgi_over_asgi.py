@@ -218,17 +218,37 @@ def _declared_length(scope) -> int | None:
 
 
 async def _too_large(send, scope, declared: int | None, limit: int) -> None:
-    """413: a JSON error on the API, a short page elsewhere; the connection is closed."""
-    size = f"{declared:,} bytes" if declared is not None else f"more than {limit:,} bytes"
-    detail = f"The request body is {size}; at most {limit:,} bytes are accepted."
+    """413: a JSON error on the API, a short page elsewhere, in the client's language (its
+    cookie or ``Accept-Language``: the session is not read for a refused body); the connection
+    is closed."""
+    from django.utils import translation
+    from django.utils.formats import number_format
+    from django.utils.html import escape
+    from django.utils.translation import gettext
+
+    from accounts.languages import socket_language
+
+    with translation.override(socket_language(scope)):
+        size = number_format(declared if declared is not None else limit, force_grouping=True)
+        most = number_format(limit, force_grouping=True)
+        if declared is not None:
+            detail = gettext(
+                "The request body is %(size)s bytes; at most %(limit)s bytes are accepted."
+            ) % {"size": size, "limit": most}
+        else:
+            detail = gettext(
+                "The request body is more than %(limit)s bytes; at most %(limit)s bytes are "
+                "accepted."
+            ) % {"limit": most}
+        title = gettext("Request too large")
     if scope["path"].startswith("/api/"):
         content_type = b"application/json"
         body = json.dumps({"error": "too_large", "detail": detail}).encode()
     else:
         content_type = b"text/html; charset=utf-8"
         body = (
-            "<!doctype html><title>Request too large</title><h1>Request too large</h1>"
-            f"<p>{detail}</p>"
+            f"<!doctype html><title>{escape(title)}</title><h1>{escape(title)}</h1>"
+            f"<p>{escape(detail)}</p>"
         ).encode()
     await send(
         {

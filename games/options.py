@@ -21,7 +21,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from abalone_site.errors import InvalidInput, Unprocessable
+from abalone_site.errors import InvalidInput, Unprocessable, engine_text
 from games import engine
 from games.clock import TimeControl
 
@@ -65,7 +65,8 @@ def custom_start(text: str, *, marbles_to_win: int) -> engine.Position:
         engine.GameSettings(start=position.to_string(), marbles_to_win=marbles_to_win)
     except engine.EngineError as error:
         raise Unprocessable(
-            _("Custom start position: %(error)s.") % {"error": error}, code="invalid_start_position"
+            _("Custom start position: %(error)s.") % {"error": engine_text(error)},
+            code="invalid_start_position",
         ) from error
     if not position.has_legal_move():
         side = engine.COLOUR_NAMES[position.side_to_move]

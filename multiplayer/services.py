@@ -16,7 +16,14 @@ from datetime import datetime, timedelta
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from abalone_site.errors import Conflict, InvalidInput, NotAllowed, NotFound, Unprocessable
+from abalone_site.errors import (
+    Conflict,
+    InvalidInput,
+    NotAllowed,
+    NotFound,
+    Unprocessable,
+    engine_text,
+)
 from accounts.models import User
 from games import engine
 from games.engine.multi import ALL_COLOURS, COLOUR_NAMES, MultiPosition, empty_board, start_of
@@ -272,7 +279,7 @@ def table_move(*, table_id: int, user: User, move: str, expected_ply: int, now: 
             try:
                 outcome = game.play(move)
             except engine.EngineError as error:
-                raise Unprocessable(str(error), code="illegal_move") from error
+                raise Unprocessable(engine_text(error), code="illegal_move") from error
             _advance(table, seats, seat, game, outcome, now)
             if game.over:
                 _finish(table, seats, game, now)

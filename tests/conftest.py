@@ -63,6 +63,26 @@ def _no_kept_engines():
 
 
 @pytest.fixture(autouse=True)
+def _english_afterwards():
+    # A request activates its language in the thread and leaves it there: the tests after one
+    # in another language (tests/site/test_i18n.py, test_engine_messages.py), calling services
+    # directly, expect the site's default.
+    yield
+    from django.utils import translation
+
+    translation.activate(settings.LANGUAGE_CODE)
+
+
+@pytest.fixture(autouse=True)
+def _no_known_computer_accounts():
+    # Each test starts knowing no account (games.computer), as a new process would: the database
+    # emptied between tests may give a person the id a computer's account had in an earlier one.
+    from games import computer_players
+
+    computer_players._levels_by_user.clear()
+
+
+@pytest.fixture(autouse=True)
 def _generous_throttles(settings):
     # Throttle counts live in the cache, which a whole run shares (Redis in CI): tests that
     # are not about throttles must not trip over each other's counts. Throttle tests set

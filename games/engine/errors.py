@@ -3,20 +3,107 @@
 Every error is a :class:`EngineError` (a ``ValueError``) carrying a user-facing message and a short
 machine ``code`` (e.g. ``"pac"``, ``"blocked"``, ``"syntax"``) that an API can return as-is.  Any
 other exception escaping the engine is a bug.
+
+Messages are English templates with named parameters (``"%(cell)s is not a cell"``), marked with
+:func:`gettext_noop` so that the site's ``makemessages`` puts them in its catalogues; the site
+shows them in the reader's language with ``error.render(gettext)``, while ``str(error)`` is the
+English text. A parameter that is itself a word to translate (a colour's name) is a :class:`Term`;
+one that is another engine error is rendered in the same language. The engine imports nothing of
+Django.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 
-class EngineError(ValueError):
-    """Base class: bad input or a rule violation; ``str(err)`` is meant for the user."""
+
+def gettext_noop(message: str) -> str:
+    """Mark ``message`` for the site's translation catalogues (``makemessages`` finds it by this
+    name, as it finds Django's own); here it changes nothing."""
+    return message
+
+
+class Term(str):
+    """A parameter of a message that is a word to translate too (``Term("Black")``)."""
+
+    __slots__ = ()
+
+
+class Text:
+    """A message that is part of another (``ply 4 (move 2, White)``): its template and named
+    values, shown in English by ``str`` and in the reader's language by :meth:`render`."""
+
+    __slots__ = ("params", "template")
+
+    def __init__(self, template: str, **params: object) -> None:
+        self.template = template
+        self.params = params
+
+    def render(self, translate: Callable[[str], str] = lambda text: text) -> str:
+        return _render(self.template, self.params, translate)
+
+    def __str__(self) -> str:
+        return self.render()
+
+
+def _shown(value: object, translate: Callable[[str], str]) -> object:
+    if isinstance(value, (Text, MessageError)):
+        return value.render(translate)
+    if isinstance(value, Term):
+        return translate(value)
+    return value
+
+
+def _render(template: str, params: dict, translate: Callable[[str], str]) -> str:
+    values = {name: _shown(value, translate) for name, value in params.items()}
+    text = translate(template)
+    if not values:
+        return text
+    try:
+        return text % values
+    except (KeyError, ValueError, TypeError):  # a broken translation: the English
+        return template % values
+
+
+class MessageError(ValueError):
+    """An error whose message is for a person, in any of the site's languages: ``str(err)`` is
+    the English, ``err.render(gettext)`` the reader's language (the pairing engine's errors are
+    such errors too, ``tournaments.pairing.model.PairingError``).
+
+    ``message``: the English template; ``params``: its named values (a :class:`Term`, a
+    :class:`Text` or another error is translated with it); ``subject``: what the message is
+    about, shown before it (a move as given, as text; or a :class:`Term` or :class:`Text`),
+    ``"<subject>: <message>"``, or ``"<subject> <message>"`` when ``joined`` is ``" "``."""
 
     default_code = "invalid"
 
-    def __init__(self, message: str, code: str | None = None) -> None:
-        super().__init__(message)
-        self.message = message
+    def __init__(
+        self,
+        message: str,
+        code: str | None = None,
+        *,
+        subject: object = "",
+        joined: str = ": ",
+        **params: object,
+    ) -> None:
+        self.template = message
+        self.params = params
+        self.subject = subject
+        self.joined = joined
+        self.message = self.render()
+        super().__init__(self.message)
         self.code = code or self.default_code
+
+    def render(self, translate: Callable[[str], str] = lambda text: text) -> str:
+        """The message in the language ``translate`` gives (the site's ``gettext``); the
+        English without it."""
+        text = _render(self.template, self.params, translate)
+        subject = _shown(self.subject, translate)
+        return f"{subject}{self.joined}{text}" if subject else text
+
+
+class EngineError(MessageError):
+    """Base class of the rules engine's errors: bad input or a rule violation."""
 
 
 class IllegalMove(EngineError):

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from games.engine.errors import GameOverError, IllegalMove, SettingsError
+from games.engine.errors import GameOverError, IllegalMove, SettingsError, Term, gettext_noop
 from games.engine.movegen import Move
 from games.engine.moves import MoveOutcome, apply_move, parse_move
 from games.engine.placement import (
@@ -33,6 +33,7 @@ from games.engine.placement import (
 )
 from games.engine.position import (
     BLACK,
+    COLOUR_NAMES,
     MARBLES_PER_SIDE,
     WHITE,
     Position,
@@ -88,32 +89,41 @@ class GameSettings:
             or not 1 <= self.marbles_to_win <= 6
         ):
             raise SettingsError(
-                f"marbles_to_win must be a whole number from 1 to 6, not {self.marbles_to_win!r}",
+                gettext_noop("marbles_to_win must be a whole number from 1 to 6, not %(value)r"),
                 "bad_marbles_to_win",
+                value=self.marbles_to_win,
             )
         if not isinstance(self.threefold_repetition, bool):
-            raise SettingsError("threefold_repetition must be True or False", "bad_repetition")
+            raise SettingsError(
+                gettext_noop("threefold_repetition must be True or False"), "bad_repetition"
+            )
         if (
             not isinstance(self.max_plies, int)
             or isinstance(self.max_plies, bool)
             or self.max_plies < 1
         ):
             raise SettingsError(
-                f"max_plies must be a positive whole number, not {self.max_plies!r}",
+                gettext_noop("max_plies must be a positive whole number, not %(value)r"),
                 "bad_max_plies",
+                value=self.max_plies,
             )
         if self.max_plies_result not in MAX_PLIES_RESULTS:
             raise SettingsError(
-                f"max_plies_result must be 'draw' or 'marbles', not {self.max_plies_result!r}",
+                gettext_noop("max_plies_result must be 'draw' or 'marbles', not %(value)r"),
                 "bad_max_plies_result",
+                value=self.max_plies_result,
             )
         for colour in () if self.placement else (BLACK, WHITE):
             if position.pushed_off(colour) >= self.marbles_to_win:
                 raise SettingsError(
-                    f"the start position has already lost {position.pushed_off(colour)} "
-                    f"{'black' if colour == BLACK else 'white'} marbles; marbles_to_win is "
-                    f"{self.marbles_to_win}",
+                    gettext_noop(
+                        "%(colour)s has already lost %(count)s marbles in the start position; "
+                        "marbles_to_win is %(limit)s"
+                    ),
                     "start_already_won",
+                    colour=Term(COLOUR_NAMES[colour]),
+                    count=position.pushed_off(colour),
+                    limit=self.marbles_to_win,
                 )
 
     @property
@@ -252,7 +262,11 @@ class Game:
         if self.is_over:
             shown = getattr(move, "notation", None) or str(move).strip().lower()
             raise GameOverError(
-                f"{shown}: the game is over ({self.result}, {self.termination})", "game_over"
+                gettext_noop("the game is over (%(result)s, %(termination)s)"),
+                "game_over",
+                subject=shown,
+                result=self.result,
+                termination=self.termination,
             )
         if self._placements:
             if len(self._moves) < self._placements:
@@ -274,14 +288,15 @@ class Game:
         position = self.position
         if isinstance(move, Move):
             raise IllegalMove(
-                f"{move.notation}: the placement phase is on; place a marble (e.g. @e5)",
+                gettext_noop("the placement phase is on; place a marble (e.g. @e5)"),
                 "placement_phase",
+                subject=move.notation,
             )
         if not isinstance(move, Placement) and not is_placement_text(move):
             raise IllegalMove(
-                f"{str(move).strip().lower()}: the placement phase is on; place a marble "
-                "(e.g. @e5)",
+                gettext_noop("the placement phase is on; place a marble (e.g. @e5)"),
                 "placement_phase",
+                subject=str(move).strip().lower(),
             )
         placement = parse_placement(position.black_bits | position.white_bits, move)
         mover = position.side_to_move
@@ -311,19 +326,31 @@ class Game:
         """
         if self.is_over:
             raise GameOverError(
-                f"the game is already over ({self.result}, {self.termination})", "game_over"
+                gettext_noop("the game is already over (%(result)s, %(termination)s)"),
+                "game_over",
+                result=self.result,
+                termination=self.termination,
             )
         if result not in RESULTS:
-            raise SettingsError(f"result must be one of {', '.join(RESULTS)}", "bad_result")
+            raise SettingsError(
+                gettext_noop("result must be one of %(choices)s"),
+                "bad_result",
+                choices=", ".join(RESULTS),
+            )
         if termination not in EXTERNAL_TERMINATIONS:
             raise SettingsError(
-                f"termination must be one of {', '.join(EXTERNAL_TERMINATIONS)}",
+                gettext_noop("termination must be one of %(choices)s"),
                 "bad_termination",
+                choices=", ".join(EXTERNAL_TERMINATIONS),
             )
         if termination == "agreement" and result != DRAW:
-            raise SettingsError("an agreed result is a draw", "bad_result")
+            raise SettingsError(gettext_noop("an agreed result is a draw"), "bad_result")
         if termination in ("resignation", "time", "forfeit") and result == DRAW:
-            raise SettingsError(f"a game ended by {termination} has a winner", "bad_result")
+            raise SettingsError(
+                gettext_noop("a game ended by %(termination)s has a winner"),
+                "bad_result",
+                termination=termination,
+            )
         self._finish(result, termination)
 
     def _finish(self, result: str, termination: str) -> None:

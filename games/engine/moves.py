@@ -24,7 +24,7 @@ from games.engine.board import (
     direction_between,
     step,
 )
-from games.engine.errors import IllegalMove
+from games.engine.errors import IllegalMove, gettext_noop
 from games.engine.movegen import (
     BROADSIDE,
     INLINE,
@@ -73,8 +73,8 @@ def perft(position: Position, depth: int) -> int:
     return perft_bits(*position.own_and_opponent_bits(), depth)
 
 
-def _illegal(shown: str, reason: str, code: str) -> IllegalMove:
-    return IllegalMove(f"{shown}: {reason}", code)
+def _illegal(shown: str, reason: str, code: str, **params: object) -> IllegalMove:
+    return IllegalMove(reason, code, subject=shown, **params)
 
 
 def parse_move(position: Position, text: str) -> Move:
@@ -88,26 +88,32 @@ def parse_move(position: Position, text: str) -> Move:
     ``own_marble``, ``broadside_push``.
     """
     if not isinstance(text, str):
-        raise IllegalMove(f"{text!r}: a move must be text", "syntax")
+        raise IllegalMove(gettext_noop("a move must be text"), "syntax", subject=repr(text))
     cleaned = text.strip().lower()
     shown = cleaned if len(cleaned) <= _MAX_SHOWN else cleaned[:_MAX_SHOWN] + "..."
     if not cleaned:
-        raise _illegal("(empty)", "no move given", "empty")
+        raise _illegal("(empty)", gettext_noop("no move given"), "empty")
     if len(cleaned) not in (4, 6):
         raise _illegal(
             shown,
-            f"a move has 4 characters (in-line, e.g. a1b2) or 6 (broadside, e.g. c3c5d4), "
-            f"not {len(cleaned)}",
+            gettext_noop(
+                "a move has 4 characters (in-line, e.g. a1b2) or 6 (broadside, e.g. c3c5d4), "
+                "not %(count)s"
+            ),
             "syntax",
+            count=len(cleaned),
         )
     cells = [cleaned[i : i + 2] for i in range(0, len(cleaned), 2)]
     for cell in cells:
         if not _CELL_SHAPE.fullmatch(cell):
             raise _illegal(
-                shown, f"{cell!r} is not a cell name (a letter a-i and a digit 1-9)", "syntax"
+                shown,
+                gettext_noop("%(cell)r is not a cell name (a letter a-i and a digit 1-9)"),
+                "syntax",
+                cell=cell,
             )
         if cell not in INDEX_OF_NAME:
-            raise _illegal(shown, f"{cell} is not a cell", "not_a_cell")
+            raise _illegal(shown, gettext_noop("%(cell)s is not a cell"), "not_a_cell", cell=cell)
     own, opp = position.side_to_move, (WHITE if position.side_to_move == BLACK else BLACK)
     if len(cells) == 2:
         return _parse_inline(position, shown, cells[0], cells[1], own, opp)
@@ -117,19 +123,30 @@ def parse_move(position: Position, text: str) -> Move:
 def _check_own(position: Position, shown: str, cell: str, own: str) -> None:
     occupant = position.occupant(cell)
     if occupant is None:
-        raise _illegal(shown, f"{cell} holds no marble", "no_marble")
+        raise _illegal(shown, gettext_noop("%(cell)s holds no marble"), "no_marble", cell=cell)
     if occupant != own:
-        raise _illegal(shown, f"{cell} holds your opponent's marble", "opponent_marble")
+        raise _illegal(
+            shown,
+            gettext_noop("%(cell)s holds your opponent's marble"),
+            "opponent_marble",
+            cell=cell,
+        )
 
 
 def _parse_inline(
     position: Position, shown: str, trailing: str, target: str, own: str, opp: str
 ) -> Move:
     if trailing == target:
-        raise _illegal(shown, "a move must go to a neighbouring cell", "not_adjacent")
+        raise _illegal(shown, gettext_noop("a move must go to a neighbouring cell"), "not_adjacent")
     direction = direction_between(trailing, target)
     if direction is None:
-        raise _illegal(shown, f"{target} is not next to {trailing}", "not_adjacent")
+        raise _illegal(
+            shown,
+            gettext_noop("%(target)s is not next to %(cell)s"),
+            "not_adjacent",
+            target=target,
+            cell=trailing,
+        )
     _check_own(position, shown, trailing, own)
     group = [trailing]
     ahead = step(trailing, direction)
@@ -139,12 +156,16 @@ def _parse_inline(
     if len(group) > 3:
         raise _illegal(
             shown,
-            f"more than 3 of your marbles in line ({', '.join(group)}); at most 3 move",
+            gettext_noop("more than 3 of your marbles in line (%(marbles)s); at most 3 move"),
             "too_many",
+            marbles=", ".join(group),
         )
     if ahead is None:
         raise _illegal(
-            shown, f"this would move your own marble {group[-1]} off the board", "own_off_board"
+            shown,
+            gettext_noop("this would move your own marble %(cell)s off the board"),
+            "own_off_board",
+            cell=group[-1],
         )
     size = len(group)
     column: list[str] = []
@@ -155,17 +176,32 @@ def _parse_inline(
     pushed = len(column)
     if pushed:
         if pushed == size:
-            raise _illegal(shown, f"{size} against {pushed} is a pac, no push", "pac")
+            raise _illegal(
+                shown,
+                gettext_noop("%(size)s against %(pushed)s is a pac, no push"),
+                "pac",
+                size=size,
+                pushed=pushed,
+            )
         if size == 1:
-            raise _illegal(shown, "a single marble never pushes", "single_marble")
+            raise _illegal(shown, gettext_noop("a single marble never pushes"), "single_marble")
         if pushed > size:
             raise _illegal(
                 shown,
-                f"{size} against {pushed}: you must outnumber the marbles you push",
+                gettext_noop(
+                    "%(size)s against %(pushed)s: you must outnumber the marbles you push"
+                ),
                 "outnumbered",
+                size=size,
+                pushed=pushed,
             )
         if beyond is not None and position.occupant(beyond) is not None:
-            raise _illegal(shown, f"the push is blocked by a marble at {beyond}", "blocked")
+            raise _illegal(
+                shown,
+                gettext_noop("the push is blocked by a marble at %(cell)s"),
+                "blocked",
+                cell=beyond,
+            )
     return MOVES_BY_KEY[(INLINE, INDEX_OF_NAME[trailing], direction, size, pushed)]
 
 
@@ -173,7 +209,11 @@ def _parse_broadside(
     position: Position, shown: str, first: str, last: str, target: str, own: str, opp: str
 ) -> Move:
     if first == last:
-        raise _illegal(shown, "the two ends of a broadside must be different cells", "not_in_line")
+        raise _illegal(
+            shown,
+            gettext_noop("the two ends of a broadside must be different cells"),
+            "not_in_line",
+        )
     delta = INDEX_OF_NAME[last] - INDEX_OF_NAME[first]
     axis = None
     span = 0
@@ -188,12 +228,21 @@ def _parse_broadside(
                 axis, span = direction, candidate_span
                 break
     if axis is None:
-        raise _illegal(shown, f"{first} and {last} are not on one line", "not_in_line")
+        raise _illegal(
+            shown,
+            gettext_noop("%(first)s and %(last)s are not on one line"),
+            "not_in_line",
+            first=first,
+            last=last,
+        )
     if span > 2:
         raise _illegal(
             shown,
-            f"{first} to {last} is {span + 1} marbles; a broadside moves 2 or 3",
+            gettext_noop("%(first)s to %(last)s is %(count)s marbles; a broadside moves 2 or 3"),
             "too_many",
+            first=first,
+            last=last,
+            count=span + 1,
         )
     group = [first]
     for _ in range(span):
@@ -202,28 +251,45 @@ def _parse_broadside(
         _check_own(position, shown, cell, own)
     direction = direction_between(first, target)
     if direction is None:
-        raise _illegal(shown, f"{target} is not next to {first}", "not_adjacent")
+        raise _illegal(
+            shown,
+            gettext_noop("%(target)s is not next to %(cell)s"),
+            "not_adjacent",
+            target=target,
+            cell=first,
+        )
     if direction in (axis, OPPOSITE[axis]):
         raise _illegal(
             shown,
-            "the destination lies along the group's line: write an in-line move with 4 "
-            "characters (trailing marble, its destination)",
+            gettext_noop(
+                "the destination lies along the group's line: write an in-line move with 4 "
+                "characters (trailing marble, its destination)"
+            ),
             "not_broadside",
         )
     for cell in group:
         destination = step(cell, direction)
         if destination is None:
             raise _illegal(
-                shown, f"this would move your own marble {cell} off the board", "off_board"
+                shown,
+                gettext_noop("this would move your own marble %(cell)s off the board"),
+                "off_board",
+                cell=cell,
             )
         occupant = position.occupant(destination)
         if occupant == own:
-            raise _illegal(shown, f"{destination} holds your own marble", "own_marble")
+            raise _illegal(
+                shown,
+                gettext_noop("%(cell)s holds your own marble"),
+                "own_marble",
+                cell=destination,
+            )
         if occupant == opp:
             raise _illegal(
                 shown,
-                f"{destination} holds an opponent's marble; a broadside never pushes",
+                gettext_noop("%(cell)s holds an opponent's marble; a broadside never pushes"),
                 "broadside_push",
+                cell=destination,
             )
     ordered = sorted(group, key=INDEX_OF_NAME.__getitem__)
     axis_shift = abs(DIRECTION_SHIFT[axis])
@@ -240,15 +306,16 @@ def apply_move(position: Position, move: Move | str) -> tuple[Position, MoveOutc
     if isinstance(move, str):
         move = parse_move(position, move)
     elif not isinstance(move, Move):
-        raise IllegalMove(f"{move!r}: not a move", "syntax")
+        raise IllegalMove(gettext_noop("not a move"), "syntax", subject=repr(move))
     own, opp = position.own_and_opponent_bits()
     if not move.is_legal_in(own, opp):
         reparsed = parse_move(position, move.notation)  # raises with the precise reason
         raise _illegal(
             move.notation,
-            f"in this position it moves {', '.join(reparsed.marbles)}, not "
-            f"{', '.join(move.marbles)}",
+            gettext_noop("in this position it moves %(marbles)s, not %(given)s"),
             "not_legal",
+            marbles=", ".join(reparsed.marbles),
+            given=", ".join(move.marbles),
         )
     new_own = own ^ move.own_xor
     new_opp = opp ^ move.opp_xor

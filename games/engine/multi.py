@@ -38,7 +38,7 @@ from games.engine.board import (
     bits_of_names,
     names_of_bits,
 )
-from games.engine.errors import IllegalMove, PositionError
+from games.engine.errors import IllegalMove, PositionError, Term, gettext_noop
 from games.engine.movegen import Move, count_moves, generate_moves
 from games.engine.moves import parse_move
 from games.engine.position import Position
@@ -189,40 +189,54 @@ class MultiPosition:
         White, Red; or four, Green last); raises :class:`PositionError` naming the problem. A
         colour has at most ``marbles`` marbles (default: 11 for three players, 9 for four)."""
         if not isinstance(text, str):
-            raise PositionError("a position string must be text", "syntax")
+            raise PositionError(gettext_noop("a position string must be text"), "syntax")
         parts = [part.strip() for part in text.strip().lower().split("|")]
         if len(parts) not in (4, 5):
             raise PositionError(
-                f"{text.strip()[:80]!r}: a three-player position string has four parts separated "
-                "by '|': side to move, then Black's, White's and Red's cells (four players: "
-                "five parts, Green's cells last)",
+                gettext_noop(
+                    "a three-player position string has four parts separated by '|': side to "
+                    "move, then Black's, White's and Red's cells (four players: five parts, "
+                    "Green's cells last)"
+                ),
                 "syntax",
+                subject=repr(text.strip()[:80]),
             )
         side, lists = parts[0], parts[1:]
         colours = ALL_COLOURS[: len(lists)]
         limit = MARBLES_PER_PLAYER[len(lists)] if marbles is None else marbles
         if side not in colours:
             raise PositionError(
-                f"side to move must be one of {', '.join(colours)}, not {side!r}", "syntax"
+                gettext_noop("side to move must be one of %(colours)s, not %(side)r"),
+                "syntax",
+                colours=", ".join(colours),
+                side=side,
             )
         boards, seen = [], {}
         for colour, listed in zip(colours, lists, strict=True):
             names = [name.strip() for name in listed.split(",") if name.strip()] if listed else []
             for name in names:
                 if name not in INDEX_OF_NAME:
-                    raise PositionError(f"{name!r} is not a cell", "not_a_cell")
+                    raise PositionError(
+                        gettext_noop("%(cell)r is not a cell"), "not_a_cell", cell=name
+                    )
                 if name in seen:
                     raise PositionError(
-                        f"{name} holds two marbles ({COLOUR_NAMES[seen[name]]} and "
-                        f"{COLOUR_NAMES[colour]})",
+                        gettext_noop("%(cell)s holds two marbles (%(first)s and %(second)s)"),
                         "duplicate_cell",
+                        cell=name,
+                        first=Term(COLOUR_NAMES[seen[name]]),
+                        second=Term(COLOUR_NAMES[colour]),
                     )
                 seen[name] = colour
             if len(names) > limit:
                 raise PositionError(
-                    f"{COLOUR_NAMES[colour]} has {len(names)} marbles; each player has at most "
-                    f"{limit}",
+                    gettext_noop(
+                        "%(colour)s has %(count)s marbles; each player has at most %(limit)s"
+                    ),
                     "too_many_marbles",
+                    colour=Term(COLOUR_NAMES[colour]),
+                    count=len(names),
+                    limit=limit,
                 )
             boards.append(bits_of_names(names))
         return cls(colours.index(side), tuple(boards), colours)
@@ -324,7 +338,11 @@ def parse_multi_move(
     mine, others = position.mine_and_others()
     move = parse_move(Position("b", mine, others), text)
     if position.teams:  # legal against the union, but it pushes the partner
-        raise IllegalMove(f"{move.notation}: you may not push your partner's marbles", "partner")
+        raise IllegalMove(
+            gettext_noop("you may not push your partner's marbles"),
+            "partner",
+            subject=move.notation,
+        )
     return move
 
 
@@ -336,7 +354,9 @@ def apply_multi_move(
     if isinstance(move, str):
         move = parse_multi_move(position, move, rules)
     elif move not in position.legal_moves(rules):
-        raise IllegalMove(f"{move.notation}: not a legal move in this position", "not_legal")
+        raise IllegalMove(
+            gettext_noop("not a legal move in this position"), "not_legal", subject=move.notation
+        )
     shift = DIRECTION_SHIFT[move.direction]
     boards = list(position.boards)
     moving: list[tuple[int, int]] = []  # (colour index, bit index) of every marble that moves

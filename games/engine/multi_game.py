@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from games.engine.errors import EngineError, GameOverError, IllegalMove
+from games.engine.errors import EngineError, GameOverError, IllegalMove, gettext_noop
 from games.engine.multi import (
     ALL_COLOURS,
     DEFAULT_TEAM_RULES,
@@ -67,7 +67,7 @@ class MultiGame:
             self.position = empty_board(self.players) if self.placement else start_of(self.players)
         self.players = self.position.players
         if not 1 <= self.marbles_to_win <= 6:
-            raise EngineError("marbles_to_win must be from 1 to 6")
+            raise EngineError(gettext_noop("marbles_to_win must be from 1 to 6"))
         for colour in self.colours:
             self.pushed_off.setdefault(colour, 0)
         self.positions = [self.position]
@@ -115,7 +115,7 @@ class MultiGame:
     def play(self, move) -> MultiOutcome:
         """Play a move or a placement (notation or object) of the colour to move."""
         if self.over:
-            raise GameOverError("the game is over", "game_over")
+            raise GameOverError(gettext_noop("the game is over"), "game_over")
         mover = self.position.side_to_move
         if self.in_placement:
             outcome = self._place(move)
@@ -147,8 +147,9 @@ class MultiGame:
         if not isinstance(move, Placement) and not is_placement_text(move):
             shown = getattr(move, "notation", None) or str(move).strip().lower()
             raise IllegalMove(
-                f"{shown}: the placement phase is on; place a marble (e.g. @e5)",
+                gettext_noop("the placement phase is on; place a marble (e.g. @e5)"),
                 "placement_phase",
+                subject=shown,
             )
         placement = parse_placement(self.position.occupied, move)
         boards = list(self.position.boards)
@@ -162,11 +163,11 @@ class MultiGame:
         """``colour`` resigned or ran out of time (``termination`` "time"): last place (with
         four players, their team), and the game ends."""
         if self.over:
-            raise GameOverError("the game is over", "game_over")
+            raise GameOverError(gettext_noop("the game is over"), "game_over")
         if colour not in self.colours:
-            raise EngineError(f"no player has the colour {colour!r}")
+            raise EngineError(gettext_noop("no player has the colour %(colour)r"), colour=colour)
         if termination not in ("resignation", "time"):
-            raise EngineError("a player drops out by resignation or on time")
+            raise EngineError(gettext_noop("a player drops out by resignation or on time"))
         self.out, self.termination = colour, termination
 
     def ranking(self) -> list[tuple[int, str]]:

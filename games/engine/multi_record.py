@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 
-from games.engine.errors import EngineError, RecordError
+from games.engine.errors import EngineError, RecordError, Text, gettext_noop
 from games.engine.multi import MultiPosition, start_of
 from games.engine.multi_game import MultiGame
 
@@ -90,7 +90,7 @@ def read_multi_record(text: str) -> tuple[dict[str, str], MultiGame]:
     """The headers and the replayed game of a record; raises :class:`RecordError` naming the
     line or the ply (1-based) of the first problem."""
     if not isinstance(text, str) or not text.strip():
-        raise RecordError("the record is empty", "empty")
+        raise RecordError(gettext_noop("the record is empty"), "empty")
     headers: dict[str, str] = {}
     body: list[str] = []
     for number, line in enumerate(text.strip().splitlines(), start=1):
@@ -99,7 +99,12 @@ def read_multi_record(text: str) -> tuple[dict[str, str], MultiGame]:
         if match:
             headers[match.group(1)] = re.sub(r"\\(.)", r"\1", match.group(2))
         elif line.startswith("["):
-            raise RecordError(f"line {number}: not a header: {line[:60]}", "bad_header")
+            raise RecordError(
+                gettext_noop("line %(line)s: not a header: %(text)s"),
+                "bad_header",
+                line=number,
+                text=line[:60],
+            )
         elif line:
             body.append(line)
     players = 4 if headers.get("Variant", "three") == "teams" else 3
@@ -114,7 +119,11 @@ def read_multi_record(text: str) -> tuple[dict[str, str], MultiGame]:
             position = MultiPosition.from_string(start)
             game = MultiGame(position=position, marbles_to_win=marbles)
     except (ValueError, EngineError) as error:
-        raise RecordError(f"the headers do not describe a game: {error}", "bad_header") from None
+        raise RecordError(
+            gettext_noop("the headers do not describe a game: %(error)s"),
+            "bad_header",
+            error=error if isinstance(error, EngineError) else str(error),
+        ) from None
     tokens = [t for t in " ".join(body).split() if t]
     result_token = None
     for token in tokens:
@@ -127,14 +136,25 @@ def read_multi_record(text: str) -> tuple[dict[str, str], MultiGame]:
         try:
             game.play(token)
         except EngineError as error:
-            raise RecordError(f"ply {game.plies + 1} ({token}): {error}", "illegal_move") from None
+            raise RecordError(
+                "%(error)s",
+                "illegal_move",
+                subject=Text(
+                    "%(ply)s (%(token)s)",
+                    ply=Text(gettext_noop("ply %(ply)s"), ply=game.plies + 1),
+                    token=token,
+                ),
+                error=error,
+            ) from None
     result = headers.get("Result", result_token or "*")
     out = headers.get("Out")
     if not game.over and out and headers.get("Termination") in ("resignation", "time"):
         game.drop_out(out, headers["Termination"])
     if result != "*" and result_text(game) != result:
         raise RecordError(
-            f"the result {result} is not what the moves reach ({result_text(game)})",
+            gettext_noop("the result %(result)s is not what the moves reach (%(reached)s)"),
             "result_mismatch",
+            result=result,
+            reached=result_text(game),
         )
     return headers, game

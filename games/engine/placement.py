@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 
 from games.engine.board import INDEX_OF_NAME, VALID, names_of_bits
-from games.engine.errors import IllegalMove
+from games.engine.errors import IllegalMove, gettext_noop
 
 PLACEMENT_PREFIX = "@"
 _PLACEMENT = re.compile(r"@\s*([a-i][1-9])")
@@ -56,15 +56,19 @@ def parse_placement(occupied: int, move: Placement | str) -> Placement:
         match = _PLACEMENT.fullmatch(shown)
         if match is None or match.group(1) not in INDEX_OF_NAME:
             raise IllegalMove(
-                f"{shown}: a placement is '@' and an empty cell, e.g. @e5", "bad_placement"
+                gettext_noop("a placement is '@' and an empty cell, e.g. @e5"),
+                "bad_placement",
+                subject=shown,
             )
         placement = Placement(match.group(1))
     if placement.cell not in INDEX_OF_NAME:
-        raise IllegalMove(f"{placement.notation}: not a cell", "bad_placement")
+        raise IllegalMove(gettext_noop("not a cell"), "bad_placement", subject=placement.notation)
     if occupied & placement.bit:
         raise IllegalMove(
-            f"{placement.notation}: {placement.cell} is occupied; place on an empty cell",
+            gettext_noop("%(cell)s is occupied; place on an empty cell"),
             "cell_occupied",
+            subject=placement.notation,
+            cell=placement.cell,
         )
     return placement
 
@@ -72,5 +76,7 @@ def parse_placement(occupied: int, move: Placement | str) -> Placement:
 def placement_over_error(move: object) -> IllegalMove:
     shown = getattr(move, "notation", None) or str(move).strip().lower()
     return IllegalMove(
-        f"{shown}: the placement phase is over; every marble has been placed", "placement_over"
+        gettext_noop("the placement phase is over; every marble has been placed"),
+        "placement_over",
+        subject=shown,
     )

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from games.engine.board import INDEX_OF_NAME, bits_of_names, names_of_bits
-from games.engine.errors import PositionError
+from games.engine.errors import PositionError, Term, gettext_noop
 from games.engine.movegen import Move, count_moves, generate_moves, has_moves
 
 BLACK = "b"
@@ -26,7 +26,9 @@ def normalise_colour(colour: str) -> str:
     try:
         return _COLOUR_ALIASES[colour.strip().lower()]
     except (KeyError, AttributeError):
-        raise PositionError(f"{colour!r} is not a colour (b or w)", code="bad_colour") from None
+        raise PositionError(
+            gettext_noop("%(colour)r is not a colour (b or w)"), code="bad_colour", colour=colour
+        ) from None
 
 
 def opponent(colour: str) -> str:
@@ -73,7 +75,11 @@ class Position:
         both = black_bits & white_bits
         if both:
             cells = ", ".join(names_of_bits(both))
-            raise PositionError(f"cells hold both a black and a white marble: {cells}", "overlap")
+            raise PositionError(
+                gettext_noop("cells hold both a black and a white marble: %(cells)s"),
+                "overlap",
+                cells=cells,
+            )
         return cls(side, black_bits, white_bits)
 
     @classmethod
@@ -84,17 +90,24 @@ class Position:
         :class:`PositionError` naming the problem.
         """
         if not isinstance(text, str):
-            raise PositionError("a position string must be text", "syntax")
+            raise PositionError(gettext_noop("a position string must be text"), "syntax")
         parts = text.strip().split("|")
         if len(parts) != 3:
             raise PositionError(
-                f"{text.strip()!r}: a position string has three parts separated by '|': "
-                "side to move, Black's cells, White's cells",
+                gettext_noop(
+                    "a position string has three parts separated by '|': "
+                    "side to move, Black's cells, White's cells"
+                ),
                 "syntax",
+                subject=repr(text.strip()),
             )
         side, black, white = (part.strip() for part in parts)
         if side.lower() not in (BLACK, WHITE):
-            raise PositionError(f"side to move must be 'b' or 'w', not {side!r}", "bad_colour")
+            raise PositionError(
+                gettext_noop("side to move must be 'b' or 'w', not %(side)r"),
+                "bad_colour",
+                side=side,
+            )
         return cls.from_cells(side, _split_cells(black), _split_cells(white))
 
     def to_string(self) -> str:
@@ -148,7 +161,7 @@ class Position:
         """
         index = INDEX_OF_NAME.get(cell.strip().lower()) if isinstance(cell, str) else None
         if index is None:
-            raise PositionError(f"{cell!r} is not a cell", "not_a_cell")
+            raise PositionError(gettext_noop("%(cell)r is not a cell"), "not_a_cell", cell=cell)
         bit = 1 << index
         if self._black & bit:
             return BLACK
@@ -218,15 +231,25 @@ def _parse_cells(names: list[str] | tuple[str, ...], owner: str) -> int:
             or not _CELL_PATTERN.fullmatch(name)
             or (name not in INDEX_OF_NAME)
         ):
-            raise PositionError(f"{owner}: {raw!r} is not a cell", "not_a_cell")
+            raise PositionError(
+                gettext_noop("%(cell)r is not a cell"), "not_a_cell", subject=Term(owner), cell=raw
+            )
         bit = 1 << INDEX_OF_NAME[name]
         if bits & bit:
-            raise PositionError(f"{owner}: {name} is listed twice", "duplicate")
+            raise PositionError(
+                gettext_noop("%(cell)s is listed twice"),
+                "duplicate",
+                subject=Term(owner),
+                cell=name,
+            )
         bits |= bit
     if bits.bit_count() > MARBLES_PER_SIDE:
         raise PositionError(
-            f"{owner} has {bits.bit_count()} marbles; at most {MARBLES_PER_SIDE}",
+            gettext_noop("%(colour)s has %(count)s marbles; at most %(limit)s"),
             "too_many_marbles",
+            colour=Term(owner),
+            count=bits.bit_count(),
+            limit=MARBLES_PER_SIDE,
         )
     return bits
 
@@ -274,7 +297,9 @@ def start_position(name: str) -> Position:
         return _STARTS[name.strip().lower()]
     except (KeyError, AttributeError):
         raise PositionError(
-            f"unknown start {name!r}: use standard, belgian, german or placement", "unknown_start"
+            gettext_noop("unknown start %(name)r: use standard, belgian, german or placement"),
+            "unknown_start",
+            name=name,
         ) from None
 
 
@@ -283,7 +308,9 @@ def resolve_start(start: str | Position) -> Position:
     if isinstance(start, Position):
         return start
     if not isinstance(start, str):
-        raise PositionError("a start must be a name, a position string or a Position", "syntax")
+        raise PositionError(
+            gettext_noop("a start must be a name, a position string or a Position"), "syntax"
+        )
     if start.strip().lower() in _STARTS:
         return _STARTS[start.strip().lower()]
     if "|" in start:

@@ -14,7 +14,7 @@ from datetime import datetime
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from abalone_site.errors import Conflict, NotAllowed, Unprocessable
+from abalone_site.errors import Conflict, NotAllowed, Unprocessable, engine_text
 from accounts.models import User
 from games import clock as game_clock
 from games import engine, move_store
@@ -130,7 +130,7 @@ def _move_locked(
             try:
                 outcome = engine_game.play(move)
             except engine.EngineError as error:
-                raise Unprocessable(str(error), code="illegal_move") from error
+                raise Unprocessable(engine_text(error), code="illegal_move") from error
             move_row = _advance(game, engine_game, outcome, colour, now)
             documents.append(_played_document(move_row))
             if engine_game.is_over:

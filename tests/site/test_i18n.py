@@ -30,14 +30,6 @@ LANGUAGES = [code for code, _name in settings.LANGUAGES if code != "en"]
 DOMAINS = ("django", "djangojs")
 
 
-@pytest.fixture(autouse=True)
-def _english_afterwards():
-    # A request activates its language in the thread and leaves it there: tests after these
-    # ones, calling services directly, expect the site's default.
-    yield
-    translation.activate(settings.LANGUAGE_CODE)
-
-
 # --- the catalogues ---------------------------------------------------------------------------
 
 

@@ -221,6 +221,12 @@ def test_a_declared_body_over_the_limit_is_413_before_a_byte_is_read():
     detail = json.loads(body["body"])
     assert detail["error"] == "too_large"
     assert "1,073,741,824 bytes" in detail["detail"] and "1,024" in detail["detail"]
+    # In the client's language, as the rest of the API answers (no session is read here).
+    scope["headers"].append((b"accept-language", b"de-DE,de;q=0.9"))
+    sent.clear()
+    asyncio.run(WsgiOverAsgi(_never_called, threads=1, max_body=1024)(scope, receive, send))
+    german = json.loads(sent[1]["body"])
+    assert german["error"] == "too_large" and "1.073.741.824 Bytes" in german["detail"], german
 
 
 def test_a_chunked_body_that_outgrows_the_limit_is_413_and_the_page_says_so():

@@ -32,6 +32,7 @@ from py4swiss.trf.codes import PlayerCode, TournamentCode, XCode
 from py4swiss.trf.exceptions import ParsingError
 from py4swiss.trf.sections import PlayerSection, TournamentSection, XSection
 
+from games.engine.errors import gettext_noop
 from tournaments.pairing.dutch2026 import effective_numbers, pair_dutch_2026
 from tournaments.pairing.explain import explain_pairing
 from tournaments.pairing.model import (
@@ -137,8 +138,13 @@ def pair_swiss(
     for player in players:
         if player.available and player.entry(round_number) is not None:
             raise PairingError(
-                f"player {player.number} ({player.name}) already has a result for round "
-                f"{round_number}; mark them unavailable or remove that entry"
+                gettext_noop(
+                    "player %(number)s (%(name)s) already has a result for round %(round)s; mark "
+                    "them unavailable or remove that entry"
+                ),
+                number=player.number,
+                name=player.name,
+                round=round_number,
             )
     forbidden_pairs = list(forbidden_pairs)
     known = {p.number for p in players}
@@ -181,9 +187,13 @@ def pair_swiss(
         result = DutchEngine.generate_pairings(parsed)
     except Py4SwissPairingError:
         raise PairingError(
-            f"round {round_number} cannot be paired: no pairing of the {len(available)} "
-            "available players avoids every rematch, a second pairing-allocated bye, "
-            "an illegal colour sequence and the forbidden pairs"
+            gettext_noop(
+                "round %(round)s cannot be paired: no pairing of the %(count)s available players "
+                "avoids every rematch, a second pairing-allocated bye, an illegal colour sequence "
+                "and the forbidden pairs"
+            ),
+            round=round_number,
+            count=len(available),
         ) from None
 
     pairs: list[tuple[int, int]] = []

@@ -23,6 +23,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from games.engine.errors import MessageError, Text, gettext_noop
+
 # The site's one definition of the colours, re-exported for the pairing engines.
 from games.engine.position import BLACK as BLACK
 from games.engine.position import COLOURS as COLOURS
@@ -43,8 +45,9 @@ MIRROR_RESULTS = {
 }
 
 
-class PairingError(ValueError):
-    """No legal pairing exists, or the input cannot be paired; the message is for the organiser."""
+class PairingError(MessageError):
+    """No legal pairing exists, or the input cannot be paired; the message is for the organiser
+    (an English template the site translates, as the rules engine's: ``games.engine.errors``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,20 +66,32 @@ class RoundEntry:
 
     def __post_init__(self) -> None:
         if self.round < 1:
-            raise PairingError(f"round numbers start at 1, got {self.round}")
+            raise PairingError(
+                gettext_noop("round numbers start at 1, got %(round)s"), round=self.round
+            )
         if self.result not in RESULT_CODES:
             raise PairingError(
-                f"round {self.round}: unknown result code {self.result!r} "
-                f"(use one of {' '.join(sorted(RESULT_CODES))})"
+                gettext_noop("unknown result code %(result)r (use one of %(codes)s)"),
+                subject=Text(gettext_noop("round %(round)s"), round=self.round),
+                result=self.result,
+                codes=" ".join(sorted(RESULT_CODES)),
             )
         if self.colour is not None and self.colour not in COLOURS:
-            raise PairingError(f"round {self.round}: colour must be 'b', 'w' or None")
+            raise PairingError(
+                gettext_noop("colour must be 'b', 'w' or None"),
+                subject=Text(gettext_noop("round %(round)s"), round=self.round),
+            )
         if self.result in PLAYED_RESULTS and (self.opponent is None or self.colour is None):
             raise PairingError(
-                f"round {self.round}: a game played over the board needs an opponent and a colour"
+                gettext_noop("a game played over the board needs an opponent and a colour"),
+                subject=Text(gettext_noop("round %(round)s"), round=self.round),
             )
         if self.result in BYE_RESULTS and self.opponent is not None:
-            raise PairingError(f"round {self.round}: a bye ({self.result}) has no opponent")
+            raise PairingError(
+                gettext_noop("a bye (%(result)s) has no opponent"),
+                subject=Text(gettext_noop("round %(round)s"), round=self.round),
+                result=self.result,
+            )
 
     @property
     def played(self) -> bool:
@@ -128,7 +143,7 @@ class Scoring:
             return self.pab
         if result in ("-", "Z"):
             return 0.0
-        raise PairingError(f"unknown result code {result!r}")
+        raise PairingError(gettext_noop("unknown result code %(result)r"), result=result)
 
     def tenths(self) -> dict[str, int]:
         """The four values in tenths of a point, as TRF files store them.
@@ -141,8 +156,12 @@ class Scoring:
             scaled = round(value * 10)
             if value < 0 or abs(scaled - value * 10) > 1e-9:
                 raise PairingError(
-                    f"scoring: {name} = {value} cannot be written to a TRF file "
-                    "(use a non-negative multiple of 0.1)"
+                    gettext_noop(
+                        "scoring: %(name)s = %(value)s cannot be written to a TRF file "
+                        "(use a non-negative multiple of 0.1)"
+                    ),
+                    name=name,
+                    value=value,
                 )
             out[name] = scaled
         return out
@@ -182,37 +201,71 @@ def validate_histories(players: list[PairingPlayer] | tuple[PairingPlayer, ...])
     by_number: dict[int, PairingPlayer] = {}
     for player in players:
         if player.number < 1:
-            raise PairingError(f"pairing numbers start at 1, got {player.number} ({player.name})")
+            raise PairingError(
+                gettext_noop("pairing numbers start at 1, got %(number)s (%(name)s)"),
+                number=player.number,
+                name=player.name,
+            )
         if player.number in by_number:
-            raise PairingError(f"pairing number {player.number} is used twice")
+            raise PairingError(
+                gettext_noop("pairing number %(number)s is used twice"), number=player.number
+            )
         by_number[player.number] = player
     for player in players:
         seen: set[int] = set()
         for entry in player.history:
             if entry.round in seen:
                 raise PairingError(
-                    f"player {player.number} has two entries for round {entry.round}"
+                    gettext_noop("player %(number)s has two entries for round %(round)s"),
+                    number=player.number,
+                    round=entry.round,
                 )
             seen.add(entry.round)
             if entry.opponent is None:
                 continue
             opponent = by_number.get(entry.opponent)
-            where = f"round {entry.round}: player {player.number}"
+            where = {"round": entry.round, "number": player.number}
             if opponent is None:
-                raise PairingError(f"{where} met unknown player {entry.opponent}")
+                raise PairingError(
+                    gettext_noop(
+                        "round %(round)s: player %(number)s met unknown player %(opponent)s"
+                    ),
+                    opponent=entry.opponent,
+                    **where,
+                )
             if entry.opponent == player.number:
-                raise PairingError(f"{where} cannot meet themselves")
+                raise PairingError(
+                    gettext_noop("round %(round)s: player %(number)s cannot meet themselves"),
+                    **where,
+                )
             mirror = opponent.entry(entry.round)
             if mirror is None or mirror.opponent != player.number:
                 raise PairingError(
-                    f"{where} met {entry.opponent}, but {entry.opponent}'s history does not say so"
+                    gettext_noop(
+                        "round %(round)s: player %(number)s met %(opponent)s, but %(opponent)s's "
+                        "history does not say so"
+                    ),
+                    opponent=entry.opponent,
+                    **where,
                 )
             if mirror.result not in MIRROR_RESULTS[entry.result]:
                 raise PairingError(
-                    f"{where} has result {entry.result!r} against {entry.opponent}, "
-                    f"who has {mirror.result!r}"
+                    gettext_noop(
+                        "round %(round)s: player %(number)s has result %(result)r against "
+                        "%(opponent)s, who has %(theirs)r"
+                    ),
+                    result=entry.result,
+                    opponent=entry.opponent,
+                    theirs=mirror.result,
+                    **where,
                 )
             if entry.played and (mirror.colour == entry.colour):
                 raise PairingError(
-                    f"{where} and {entry.opponent} are both recorded with colour {entry.colour!r}"
+                    gettext_noop(
+                        "round %(round)s: player %(number)s and %(opponent)s are both recorded "
+                        "with colour %(colour)r"
+                    ),
+                    opponent=entry.opponent,
+                    colour=entry.colour,
+                    **where,
                 )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from datetime import date
 
+from games.engine.errors import Term, Text, gettext_noop
 from tournaments.pairing.model import (
     BLACK,
     WHITE,
@@ -34,16 +35,33 @@ def _parse_int(text: str, what: str, line_number: int) -> int | None:
     try:
         return int(text)
     except ValueError:
-        raise PairingError(f"line {line_number}: {what} {text!r} is not a number") from None
+        raise PairingError(
+            gettext_noop("%(what)s %(text)r is not a number"),
+            subject=_line(line_number),
+            what=Term(what),
+            text=text,
+        ) from None
+
+
+def _line(line_number: int) -> Text:
+    """ "line N", what a problem's message begins with."""
+    return Text(gettext_noop("line %(line)s"), line=line_number)
 
 
 def _parse_points(text: str, what: str, line_number: int) -> float:
     try:
         value = float(text.strip().replace(",", "."))
     except ValueError:
-        raise PairingError(f"line {line_number}: {what} {text.strip()!r} is not a number") from None
+        raise PairingError(
+            gettext_noop("%(what)s %(text)r is not a number"),
+            subject=_line(line_number),
+            what=Term(what),
+            text=text.strip(),
+        ) from None
     if value < 0:
-        raise PairingError(f"line {line_number}: {what} cannot be negative")
+        raise PairingError(
+            gettext_noop("%(what)s cannot be negative"), subject=_line(line_number), what=Term(what)
+        )
     return value
 
 
@@ -60,7 +78,9 @@ def _parse_scoring(content: str, line_number: int) -> dict[str, float]:
         try:
             value = float(number)
         except ValueError:
-            raise PairingError(f"line {line_number}: bad XXS item {part!r}") from None
+            raise PairingError(
+                gettext_noop("bad XXS item %(item)r"), subject=_line(line_number), item=part
+            ) from None
         for name in targets.get(code, ()):
             values[name] = value
     return values
@@ -71,7 +91,7 @@ def _parse_rounds(text: str, number: int, line_number: int) -> list[RoundEntry]:
     for index, start in enumerate(range(0, len(text), BLOCK)):
         block = text[start : start + 8].ljust(8)
         round_number = index + 1
-        opponent = _parse_int(block[0:4], "opponent", line_number) or None
+        opponent = _parse_int(block[0:4], gettext_noop("opponent"), line_number) or None
         colour_letter = block[5].lower()
         result = block[7].upper()
         result = _UNRATED.get(result, result)
@@ -79,8 +99,13 @@ def _parse_rounds(text: str, number: int, line_number: int) -> list[RoundEntry]:
             result = "Z"
         if colour_letter not in _OUR_COLOUR:
             raise PairingError(
-                f"line {line_number}: player {number}, round {round_number}: "
-                f"colour {block[5]!r} is not w, b or -"
+                gettext_noop(
+                    "player %(number)s, round %(round)s: colour %(colour)r is not w, b or -"
+                ),
+                subject=_line(line_number),
+                number=number,
+                round=round_number,
+                colour=block[5],
             )
         colour = _OUR_COLOUR[colour_letter]
         if result in ("H", "F", "U", "Z"):
@@ -88,7 +113,12 @@ def _parse_rounds(text: str, number: int, line_number: int) -> list[RoundEntry]:
         try:
             entries.append(RoundEntry(round_number, opponent, colour, result))
         except PairingError as error:
-            raise PairingError(f"line {line_number}: player {number}, {error}") from None
+            raise PairingError(
+                gettext_noop("player %(number)s, %(error)s"),
+                subject=_line(line_number),
+                number=number,
+                error=error,
+            ) from None
     return entries
 
 
@@ -153,7 +183,7 @@ class _Reader:
 
     def read(self, line: str, line_number: int) -> None:
         code, content = line[:3], line[4:].strip()
-        where = f"line {line_number}"
+        where = _line(line_number)
         simple_header = {
             "022": "city",
             "032": "federation",
@@ -176,14 +206,20 @@ class _Reader:
         elif code == "132":
             self.header["round_dates"] = _parse_round_dates(line)
         elif code in ("142", "XXR"):
-            rounds = _parse_int(content, "number of rounds", line_number)
+            rounds = _parse_int(content, gettext_noop("number of rounds"), line_number)
             if rounds is None or rounds < 1:
-                raise PairingError(f"{where}: the number of rounds must be at least 1")
+                raise PairingError(
+                    gettext_noop("the number of rounds must be at least 1"), subject=where
+                )
             self.total_rounds = rounds
         elif code == "152":
             letter = content.upper()
             if letter not in ("W", "B"):
-                raise PairingError(f"{where}: the initial colour (152) is W or B, not {content!r}")
+                raise PairingError(
+                    gettext_noop("the initial colour (152) is W or B, not %(content)r"),
+                    subject=where,
+                    content=content,
+                )
             self.first_colour = BLACK if letter == "W" else WHITE
         elif code == "XXC":
             for word in content.split():
@@ -201,7 +237,11 @@ class _Reader:
             self.xxs_values.update(_parse_scoring(content, line_number))
         elif code == "192":
             if "BAKU" in content.upper():
-                raise PairingError(f"{where}: Baku acceleration ({content}) is not supported")
+                raise PairingError(
+                    gettext_noop("Baku acceleration (%(content)s) is not supported"),
+                    subject=where,
+                    content=content,
+                )
             self.header["system"] = content
         elif code == "240":
             self.bye_line(content, line_number)
@@ -210,41 +250,59 @@ class _Reader:
         elif code == "XXP":
             numbers = self.numbers(content.split(), line_number)
             if len(numbers) < 2:
-                raise PairingError(f"{where}: XXP needs at least two pairing numbers")
+                raise PairingError(
+                    gettext_noop("XXP needs at least two pairing numbers"), subject=where
+                )
             self.xxp_pairs += ForbiddenGroup(1, 1, tuple(numbers)).pairs()
         elif code == "XXZ":
             self.zeroed.update(self.numbers(content.split(), line_number))
         elif code == "250":
             game_points = line[9:13] if len(line) > 9 else ""
-            if _parse_points(game_points or "0", "accelerated points", line_number):
-                raise PairingError(f"{where}: accelerated rounds (250) are not supported")
+            if _parse_points(game_points or "0", gettext_noop("accelerated points"), line_number):
+                raise PairingError(
+                    gettext_noop("accelerated rounds (250) are not supported"), subject=where
+                )
         elif code == "XXA":
-            if any(_parse_points(p, "acceleration", line_number) for p in line[9:].split()):
-                raise PairingError(f"{where}: accelerated rounds (XXA) are not supported")
+            if any(
+                _parse_points(p, gettext_noop("acceleration"), line_number)
+                for p in line[9:].split()
+            ):
+                raise PairingError(
+                    gettext_noop("accelerated rounds (XXA) are not supported"), subject=where
+                )
         elif code == "299":
-            raise PairingError(f"{where}: abnormal points (299) are not supported")
+            raise PairingError(
+                gettext_noop("abnormal points (299) are not supported"), subject=where
+            )
         elif code in ("013", "310"):
-            raise PairingError(f"{where}: team tournaments are not supported")
+            raise PairingError(gettext_noop("team tournaments are not supported"), subject=where)
 
     def player(self, line: str, line_number: int) -> None:
-        number = _parse_int(line[4:8], "pairing number", line_number)
+        number = _parse_int(line[4:8], gettext_noop("pairing number"), line_number)
         if number is None or number < 1:
-            raise PairingError(f"line {line_number}: player line without a pairing number")
-        rating = _parse_int(line[48:52], "rating", line_number) or 0
+            raise PairingError(
+                gettext_noop("player line without a pairing number"), subject=_line(line_number)
+            )
+        rating = _parse_int(line[48:52], gettext_noop("rating"), line_number) or 0
         entries = _parse_rounds(line[ROUNDS_COLUMN:], number, line_number)
         self.players.append((number, line[14:47].strip(), rating, entries))
 
     def numbers(self, words: list[str], line_number: int) -> list[int]:
-        numbers = [_parse_int(word, "pairing number", line_number) for word in words]
+        numbers = [_parse_int(word, gettext_noop("pairing number"), line_number) for word in words]
         if any(n is None or n < 1 for n in numbers):
-            raise PairingError(f"line {line_number}: pairing numbers start at 1")
+            raise PairingError(
+                gettext_noop("pairing numbers start at 1"), subject=_line(line_number)
+            )
         return numbers  # type: ignore[return-value]
 
     def set_points(self, name: str, value: float, line_number: int) -> None:
         if name == "absence" and value:
             raise PairingError(
-                f"line {line_number}: {value:g} points for an absence or a forfeit loss "
-                "(Sumito supports only 0)"
+                gettext_noop(
+                    "%(value)s points for an absence or a forfeit loss (Sumito supports only 0)"
+                ),
+                subject=_line(line_number),
+                value=f"{value:g}",
             )
         self.points[name] = value
         if name == "pab":
@@ -255,14 +313,20 @@ class _Reader:
     def point_system(self, line: str, line_number: int) -> None:
         items = re.findall(r"([A-Za-z])\s*=?\s*(-?[\d.,]+)", line[4:])
         if not items or re.sub(r"[A-Za-z]\s*=?\s*-?[\d.,]+|\s", "", line[4:]):
-            raise PairingError(f"line {line_number}: cannot read the point system {line[4:]!r}")
+            raise PairingError(
+                gettext_noop("cannot read the point system %(text)r"),
+                subject=_line(line_number),
+                text=line[4:],
+            )
         for letter, text in items:
             letter = letter.upper()
             if letter == "X":  # unknown results (adjourned games): Sumito records none
                 continue
             if letter not in _POINT_CODES_162:
                 raise PairingError(
-                    f"line {line_number}: unknown result code {letter!r} in the point system"
+                    gettext_noop("unknown result code %(code)r in the point system"),
+                    subject=_line(line_number),
+                    code=letter,
                 )
             self.set_points(
                 _POINT_CODES_162[letter], _parse_points(text, letter, line_number), line_number
@@ -274,7 +338,9 @@ class _Reader:
         if words and words[0].upper() in ("F", "H", "Z"):
             kind = words.pop(0).upper()
         if len(words) < 2:
-            raise PairingError(f"line {line_number}: a 240 record is: kind, round, players")
+            raise PairingError(
+                gettext_noop("a 240 record is: kind, round, players"), subject=_line(line_number)
+            )
         round_number, *numbers = self.numbers(words, line_number)
         self.byes += [TrfBye(round_number, number, kind) for number in numbers]
 
@@ -282,11 +348,17 @@ class _Reader:
         words = content.split()
         if len(words) < 4:
             raise PairingError(
-                f"line {line_number}: a 260 record is: first round, last round, two players or more"
+                gettext_noop("a 260 record is: first round, last round, two players or more"),
+                subject=_line(line_number),
             )
         first, last, *numbers = self.numbers(words, line_number)
         if first > last:
-            raise PairingError(f"line {line_number}: round {first} is after round {last}")
+            raise PairingError(
+                gettext_noop("round %(first)s is after round %(last)s"),
+                subject=_line(line_number),
+                first=first,
+                last=last,
+            )
         self.groups.append(ForbiddenGroup(first, last, tuple(numbers)))
 
     def scoring(self) -> Scoring:
@@ -333,10 +405,13 @@ def read_trf(text: str) -> TrfTournament:
     raw_players = reader.players
     known = {number for number, *_ in raw_players}
     if len(known) != len(raw_players):
-        raise PairingError("a pairing number is used twice")
+        raise PairingError(gettext_noop("a pairing number is used twice"))
     for bye in reader.byes:
         if bye.number not in known:
-            raise PairingError(f"a 240 record names player {bye.number}, who is not listed")
+            raise PairingError(
+                gettext_noop("a 240 record names player %(number)s, who is not listed"),
+                number=bye.number,
+            )
     rounds_played = last_paired_round(entries for *_, entries in raw_players)
     next_round = rounds_played + 1
     byes_next = {bye.number: bye.kind for bye in reader.byes if bye.round == next_round}
@@ -363,7 +438,8 @@ def read_trf(text: str) -> TrfTournament:
     for a, b in forbidden:
         if a not in known or b not in known:
             raise PairingError(
-                f"a forbidden pair names player {b if a in known else a}, who is not listed"
+                gettext_noop("a forbidden pair names player %(number)s, who is not listed"),
+                number=b if a in known else a,
             )
     header = dict(reader.header)
     header["deputy_arbiters"] = tuple(header["deputy_arbiters"])  # type: ignore[arg-type]

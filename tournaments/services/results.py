@@ -20,6 +20,7 @@ from abalone_site.errors import (
     NotFound,
     ServiceError,
     Unprocessable,
+    engine_text,
 )
 from accounts.models import User
 from games import engine
@@ -282,7 +283,8 @@ def board_record_import(*, board: Board, actor: User, text: str, now: datetime) 
         headers, engine_game = engine.read_record(text)
     except engine.RecordError as error:
         raise Unprocessable(
-            _("The record cannot be read: %(error)s") % {"error": error}, code=error.code
+            _("The record cannot be read: %(error)s") % {"error": engine_text(error)},
+            code=error.code,
         ) from None
     if not engine_game.is_over:
         raise Unprocessable(

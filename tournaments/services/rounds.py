@@ -16,7 +16,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from abalone_site.errors import Conflict, NotFound, ServiceError
+from abalone_site.errors import Conflict, NotFound, ServiceError, engine_text
 from abalone_site.jobs import enqueue
 from accounts.models import User
 from games import services as game_services
@@ -292,7 +292,7 @@ def _create_round(tournament: Tournament, number: int, now: datetime) -> Round:
         except PairingError as error:
             raise Conflict(
                 _("No legal pairing for round %(number)s: %(error)s")
-                % {"number": number, "error": error},
+                % {"number": number, "error": engine_text(error)},
                 code="no_pairing",
             ) from error
     schedule = tournament.schedule or []

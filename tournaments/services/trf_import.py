@@ -24,7 +24,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from abalone_site.errors import InvalidInput, Unprocessable
+from abalone_site.errors import InvalidInput, Unprocessable, engine_text
 from accounts.models import User
 from clubs.models import Club
 from tournaments.history import BOARD_RESULT_TRF_CODES
@@ -103,7 +103,8 @@ def read_event(text: str) -> TrfTournament:
         validate_histories(event.players)
     except PairingError as error:
         raise Unprocessable(
-            _("The TRF file cannot be read: %(error)s") % {"error": error}, code="bad_trf"
+            _("The TRF file cannot be read: %(error)s") % {"error": engine_text(error)},
+            code="bad_trf",
         ) from None
     if len(event.players) < 2:
         raise Unprocessable(

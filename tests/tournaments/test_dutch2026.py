@@ -21,6 +21,7 @@ GENERATED = [
     "bbp_37p_7r.trf",
     "bbp_120p_9r.trf",
     "bbp_300p_11r.trf",
+    "bbp_500p_6r.trf",
     "bbp_15p_4r_3-1-0.trf",
     "bbp_24p_6r_half_pab.trf",
     "bbp_model_37p.trf",

@@ -35,8 +35,9 @@ Python ints and handed to the computer as ``DynamicUint`` of bbpPairings' own wi
 computer receives the same numbers in the same order as bbpPairings gives its own.
 
 Modules: this one (the entry point, colours 5.2, board order), ``dutch2026_criteria`` (the
-players, the absolute criteria, the edge weight's bit fields) and ``dutch2026_matching`` (the
-procedure on the matching computer).  Checked against bbpPairings in
+players, the absolute criteria, the edge weight's bit fields), ``dutch2026_matching`` (the
+procedure on the matching computer) and ``dutch2026_computer`` (the computer, holding only the
+bracket being paired when that is proven to decide as the whole field would).  Checked against bbpPairings in
 ``tests/tournaments/test_dutch2026.py`` and ``docs/pairing.md``.
 
 Scores are kept in tenths of a point (as TRF scores are written).  Colours here are FIDE's:

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from py4swiss.dynamicuint import DynamicUint
-from py4swiss.matching_computer import ComputerDutchOptimality
-
+from games.engine.errors import gettext_noop
+from tournaments.pairing.dutch2026_computer import _Completion, _Computer
 from tournaments.pairing.dutch2026_criteria import (
     _bits,
     _compatible,
@@ -25,64 +24,35 @@ Progress = Callable[[int, int], None]
 
 def _no_pairing(round_number: int, count: int) -> PairingError:
     return PairingError(
-        f"round {round_number} cannot be paired: no pairing of the {count} available players "
-        "avoids every rematch, a second pairing-allocated bye, an illegal colour sequence and "
-        "the forbidden pairs"
+        gettext_noop(
+            "round %(round)s cannot be paired: no pairing of the %(count)s available players "
+            "avoids every rematch, a second pairing-allocated bye, an illegal colour sequence "
+            "and the forbidden pairs"
+        ),
+        round=round_number,
+        count=count,
     )
 
 
-class _Computer:
-    """The compiled matching computer, fed Python ints converted to ``DynamicUint``."""
-
-    def __init__(self, size: int, max_weight: int) -> None:
-        # bbpPairings' width: the max weight is built by growing a one-part number.
-        self.parts = max(1, -(-(max_weight.bit_length() + 2) // 32))
-        self.mask = (1 << (32 * self.parts)) - 1
-        zero = DynamicUint(1)
-        if self.parts > 1:
-            zero = zero.shift_grow(32 * (self.parts - 1))
-        zero &= 0
-        self.zero = zero
-        self.cache: dict[int, DynamicUint] = {0: zero}
-        self.computer = ComputerDutchOptimality(size, self.convert(max_weight))
-        for _ in range(size):
-            self.computer.add_vertex()
-
-    def convert(self, value: int) -> DynamicUint:
-        value &= self.mask
-        found = self.cache.get(value)
-        if found is None:
-            found = DynamicUint(self.zero)
-            for shift in range(32 * (self.parts - 1), -32, -32):
-                found <<= 32
-                found |= (value >> shift) & 0xFFFFFFFF
-            if len(self.cache) < 200_000:
-                self.cache[value] = found
-        return found
-
-    def set(self, u: int, v: int, weight: int) -> None:
-        self.computer.set_edge_weight(u, v, self.convert(weight))
-
-    def match(self) -> list[int]:
-        self.computer.compute_matching()
-        return self.computer.get_matching()
-
-    def finalize(self, u: int, v: int, max_weight: int) -> None:
-        """bbpPairings' ``finalizePair``: only the u-v edge is left to u and v."""
-        for other in range(self.computer.size()):
-            if other != u:
-                self.set(u, other, max_weight if other == v else 0)
-            if other != v:
-                self.set(v, other, max_weight if other == u else 0)
-
-
 def _compute(
-    tf: _Field, ordered: list[_Player], round_number: int, progress: Progress | None = None
+    tf: _Field,
+    ordered: list[_Player],
+    round_number: int,
+    progress: Progress | None = None,
+    relaxed: bool = True,
 ) -> dict[int, _Player | None]:
     """bbpPairings' ``computeMatching``: the partner of every player (``None``: the bye).
-    ``progress(placed, total)`` is called after each bracket."""
+    ``progress(placed, total)`` is called after each bracket.  ``relaxed``: solve only the
+    open brackets when that is proven to decide the same (:mod:`dutch2026_computer`);
+    ``False`` is bbpPairings' whole-field computation throughout."""
     n = len(ordered)
     odd = n & 1
+    if relaxed:
+        folded = _first_round(tf, ordered)
+        if folded is not None:
+            if progress is not None:
+                progress(n, n)
+            return folded
     # Field positions of each score group, lowest score first.
     group_shift: dict[int, int] = {}
     groups_shift = 0
@@ -100,7 +70,6 @@ def _compute(
     total = sum(lay.shifts(tf.played_rounds))
     # The largest weight: 2 shifted by every field, two bits of margin, all ones below.
     max_weight = (1 << (total + 2)) - 1
-    computer = _Computer(n, max_weight)
     s, g = lay.size_bits, lay.groups_shift
     top = ordered[0].score
 
@@ -112,6 +81,34 @@ def _compute(
 
     # Completability (C.4), and with an odd number the lowest possible bye score (C.5).
     eligible = [_eligible_for_bye(p, tf) for p in ordered]
+    compatible = lambda a, b: _compatible(ordered[a], ordered[b], tf)  # noqa: E731
+    bye_score = _greedy_start(ordered, eligible, compatible) if relaxed else None
+    if bye_score is not None:
+        # Proven completable, with the bye (if any) below the top score group: no need of
+        # bbpPairings' whole-field matching to find it.
+        if odd:
+            lay.bye_score = bye_score
+            _rank_unplayed(lay, ordered)
+        memo_flat: dict[tuple, int] = {}
+
+        def flat(i: int, j: int) -> int:
+            higher, lower = ordered[i], ordered[j]
+            if not _compatible(higher, lower, tf):
+                return 0
+            key = (higher.key, lower.key)
+            found = memo_flat.get(key)
+            if found is None:
+                found = memo_flat[key] = base(higher, lower, False, False)
+            return found
+
+        def bye_ok(position: int) -> bool:
+            return eligible[position] and ordered[position].score <= lay.bye_score
+
+        fields = (s, g, group_shift, [p.score for p in ordered])
+        computer = _Computer(n, max_weight, flat, compatible, bye_ok, True, fields)
+        return _brackets(tf, ordered, lay, computer, max_weight, base, progress)
+
+    computer = _Computer(n, max_weight, None, compatible, None, relaxed=False)
     candidate = [e and p.score <= 0 for e, p in zip(eligible, ordered, strict=True)]
     memo: dict[tuple, int] = {}
     for i in range(n):
@@ -148,9 +145,7 @@ def _compute(
                 if ordered[matching[i]].score < top:
                     lay.single_downfloater_is_bye = False
                     break
-        counts = sorted((p.played_games for p in ordered if p.score == lay.bye_score), reverse=True)
-        for rank, games in enumerate(counts):
-            lay.unplayed_rank[games] = rank
+        _rank_unplayed(lay, ordered)
         memo.clear()
         for i in range(n):
             player = ordered[i]
@@ -159,6 +154,61 @@ def _compute(
                 computer.set(i, j, base(opponent, player, False, False))
 
     return _brackets(tf, ordered, lay, computer, max_weight, base, progress)
+
+
+def _first_round(tf: _Field, ordered: list[_Player]) -> dict[int, _Player | None] | None:
+    """The first round, with no forbidden pair among the players: the whole field is one
+    homogeneous bracket with no colour preference, no float and no one barred from the bye, so
+    every quality criterion holds for the procedure's first candidate (3.2-3.3: S1 the upper
+    half, S2 the lower, S1[i] against S2[i]; with an odd number the last-ranked player is the
+    one left over and receives the PAB, C.5's lowest score being everyone's).  The weighted
+    matching of the whole field finds the same pairing at a cost that grows with the square of
+    the field (tested against it in ``tests/tournaments/test_dutch2026_open.py``).  ``None``
+    when the round is not such a round."""
+    if tf.played_rounds != 0 or any(tf.forbidden[p.index] for p in ordered):
+        return None
+    if any(p.score != ordered[0].score or p.matches for p in ordered):
+        return None
+    half = len(ordered) // 2
+    matching: dict[int, _Player | None] = {}
+    for upper, lower in zip(ordered[:half], ordered[half : 2 * half], strict=True):
+        matching[upper.index] = lower
+        matching[lower.index] = upper
+    if len(ordered) & 1:
+        matching[ordered[-1].index] = None
+    return matching
+
+
+def _rank_unplayed(lay: _Layout, ordered: list[_Player]) -> None:
+    """C.9: among the players at the bye's score, the rank of each number of games played."""
+    counts = sorted((p.played_games for p in ordered if p.score == lay.bye_score), reverse=True)
+    for rank, games in enumerate(counts):
+        lay.unplayed_rank[games] = rank
+
+
+def _greedy_start(ordered: list[_Player], eligible: list[bool], compatible) -> int | None:
+    """The bye's score (0 with an even number) when a complete pairing is found directly:
+    everyone paired, or with an odd number everyone but one player allowed the bye at the
+    lowest score any such player has, below the top score group.  ``None`` when none was
+    found (bbpPairings' whole-field matching then decides, or finds the round impossible)."""
+    n = len(ordered)
+    everyone = list(range(n))
+    if not n & 1:
+        return 0 if _Completion(everyone, compatible, lambda p: False).check(frozenset()) else None
+    lowest = min((p.score for p, e in zip(ordered, eligible, strict=True) if e), default=None)
+    if lowest is None or lowest >= ordered[0].score:
+        return None
+    tried = 0
+    for position in range(n - 1, -1, -1):
+        if not eligible[position] or ordered[position].score != lowest:
+            continue
+        rest = everyone[:position] + everyone[position + 1 :]
+        if _Completion(rest, compatible, lambda p: False).check(frozenset()):
+            return lowest
+        tried += 1
+        if tried == 3:
+            break
+    return None
 
 
 def _complete(matching: list[int], eligible: list[bool]) -> bool:
@@ -215,6 +265,12 @@ def _brackets(
             vertex.append(next_at)  # vertices are positions in ``ordered``
             next_at += 1
 
+        computer.enter(
+            group_at,
+            next_at,
+            not lay.single_downfloater_is_bye
+            and (not odd or (group_at < n and lay.bye_score < ordered[group_at].score)),
+        )
         base_w: list[list[int]] = [[] for _ in group]
         for larger in range(mdp_count, len(group)):
             lower = group[larger]

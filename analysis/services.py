@@ -4,7 +4,9 @@ A player may have at most ``ANALYSIS_OPEN_LIMIT`` analyses queued or running, an
 ``ANALYSIS_PER_HOUR`` an hour (429 otherwise, naming when to retry). Running one is idempotent:
 a task for an analysis already running or done does nothing, so a doubled message costs nothing.
 The search itself is ``games.engine.search`` (pure); the worker writes each finished depth as it
-comes, so the page shows the lines as they deepen.
+comes and pushes the analysis, as the API shows it, to its owner's open pages (the player's
+socket, ``/ws/me/``: ``{"type": "analysis", "analysis": document}``), so the page shows the lines
+as they deepen; it also reads the analysis over HTTP now and then, which catches a lost push.
 """
 
 from __future__ import annotations
@@ -16,9 +18,19 @@ from django.db import DatabaseError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from abalone_site.errors import Conflict, InvalidInput, NotFound, ServiceError, Unprocessable
+from abalone_site.errors import (
+    Conflict,
+    InvalidInput,
+    NotFound,
+    ServiceError,
+    Unprocessable,
+    engine_text,
+)
 from abalone_site.jobs import enqueue
+from abalone_site.live import send_group, user_group
+from abalone_site.renderers import encode_json
 from analysis.models import Analysis
+from analysis.selectors import analysis_document
 from games import engine
 from games.engine.search import Searcher
 from games.models import Game
@@ -58,7 +70,8 @@ def parse_position(text: str) -> engine.Position:
         return engine.resolve_start(text.strip())
     except engine.EngineError as error:
         raise Unprocessable(
-            gettext("The position is not valid: %(error)s") % {"error": error}, code="bad_position"
+            gettext("The position is not valid: %(error)s") % {"error": engine_text(error)},
+            code="bad_position",
         ) from None
 
 
@@ -131,26 +144,49 @@ def analysis_run(*, analysis_id: int) -> bool:
     analysis = _claim(analysis_id)
     if analysis is None:
         return False
+    _publish(analysis)  # running now
     try:
         if analysis.kind == Analysis.Kind.POSITION:
             _run_position(analysis)
         else:
             _run_game(analysis)
     except Exception as error:  # the page must learn it failed rather than wait forever
-        Analysis.objects.filter(pk=analysis.pk).update(
-            status=Analysis.Status.FAILED, error=str(error)[:300], finished=timezone.now()
+        _write(
+            analysis,
+            status=Analysis.Status.FAILED,
+            error=str(error)[:300],
+            finished=timezone.now(),
         )
         raise
     return True
 
 
-def _progress(analysis_id: int, result: dict) -> None:
-    """Write the work so far for the page to show: best effort (a write that fails, say on a
-    busy SQLite file, is skipped; the final write carries everything)."""
+def _write(analysis: Analysis, *, best_effort: bool = False, **fields) -> None:
+    """Write ``fields`` of the analysis, then push it to its owner's pages.  ``best_effort``: a
+    write that fails (say on a busy SQLite file) is skipped, as a depth in progress may be (the
+    final write carries everything)."""
     try:
-        Analysis.objects.filter(pk=analysis_id).update(result=dict(result))
+        Analysis.objects.filter(pk=analysis.pk).update(**fields)
     except DatabaseError:
-        logger.warning("analysis %s: progress not written", analysis_id, exc_info=True)
+        if not best_effort:
+            raise
+        logger.warning("analysis %s: progress not written", analysis.pk, exc_info=True)
+        return
+    for name, value in fields.items():
+        setattr(analysis, name, value)
+    _publish(analysis)
+
+
+def _publish(analysis: Analysis) -> None:
+    """Tell the owner's open pages (best effort: a page that misses it reads it over HTTP)."""
+    message = {"type": "analysis", "analysis": analysis_document(analysis)}
+    text = encode_json(message).decode()
+    send_group(user_group(analysis.requested_by_id), {"type": "user.event", "text": text})
+
+
+def _progress(analysis: Analysis, result: dict) -> None:
+    """The work so far, for the page to show (best effort)."""
+    _write(analysis, best_effort=True, result=dict(result))
 
 
 def _run_position(analysis: Analysis) -> None:
@@ -166,13 +202,14 @@ def _run_position(analysis: Analysis) -> None:
                 "nodes": iteration.nodes,
             }
         )
-        _progress(analysis.pk, {"lines": lines, "best": iteration.pv[0] if iteration.pv else None})
+        _progress(analysis, {"lines": lines, "best": iteration.pv[0] if iteration.pv else None})
 
     result = Searcher(marbles_to_win=analysis.marbles_to_win).search(
         position, seconds=analysis.seconds, on_iteration=save
     )
     best = result.move.notation if result.move else None
-    Analysis.objects.filter(pk=analysis.pk).update(
+    _write(
+        analysis,
         status=Analysis.Status.DONE,
         result={"lines": lines, "best": best},
         finished=timezone.now(),
@@ -198,8 +235,9 @@ def _run_game(analysis: Analysis) -> None:
             {"ply": ply, "score": score, "move": notations[ply], "position": position.to_string()}
         )
         if ply % 10 == 0:
-            _progress(analysis.pk, {"evaluations": evaluations})
-    Analysis.objects.filter(pk=analysis.pk).update(
+            _progress(analysis, {"evaluations": evaluations})
+    _write(
+        analysis,
         status=Analysis.Status.DONE,
         result={"evaluations": evaluations, "drops": biggest_drops(evaluations)},
         finished=timezone.now(),

@@ -1,5 +1,16 @@
 """Benchmark of the rules engine; run by hand: ``python bench/engine.py [--quick]``.
 
+The computer opponent's numbers come from the same command with an option (the code is in
+``bench/search.py``):
+
+- ``--search``: nodes per second and the depth the search finishes in 1 s and 5 s, from the three
+  starts and three middle-game positions;
+- ``--strength [--games N] [--scale F] [--pairs 8-greedy,8-7,...]``: each level against the one
+  below (and level 8 against the greedy one-ply player) over fixed openings, both colours, on the
+  server's rules: won, drawn, lost, the win rate and its standard error;
+- ``--tactics [--count N] [--seconds S]``: the generated win-now and defence positions, and how
+  many level 8 gets wrong in ``S`` seconds each.
+
 Prints the median microseconds per full legal-move generation (a list of Move values whose
 notations are ready) over a fixed set of opening, middle-game and end-game positions, the median
 microseconds per parse + validate + apply of one move given as text, and the wall time of perft(4)
@@ -70,6 +81,14 @@ def time_per_call(function, argument, repeats: int = 7, number: int = 200) -> fl
 
 
 def main() -> None:
+    if {"--search", "--strength", "--tactics"} & set(sys.argv[1:]):
+        from bench import search as search_bench
+
+        if "--search" in sys.argv[1:]:
+            search_bench.speed()
+        if "--tactics" in sys.argv[1:] or "--strength" in sys.argv[1:]:
+            search_bench.main(sys.argv[1:])
+        return
     quick = "--quick" in sys.argv[1:]
     full = "--full" in sys.argv[1:]
     positions = bench_positions()

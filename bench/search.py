@@ -2,16 +2,25 @@
 
     python bench/search.py                    # speed: nodes/s and depth in 1 s and 5 s
     python bench/search.py --strength [--games N] [--scale F] [--pairs 8-greedy,2-1,...]
+    python bench/search.py --tactics [--count N] [--seconds S]
+
+``python bench/engine.py --search`` / ``--strength`` / ``--tactics`` run the same functions.
 
 Speed: from the three starts and three middle-game positions (seeded playouts), the nodes per
 second and the depth the search finishes within 1 s and 5 s.
 
 Strength: each level against the one below (and level 8 against the greedy one-ply player) over a
-fixed set of openings (each start, then two random plies from a seeded generator), both colours,
-on the server's rules (6 marbles to win, threefold repetition a draw, 400 plies a draw). Each
-move's thinking time is the level's own scaled by ``--scale`` (default 0.2: level 8 thinks 1 s
-instead of 5) so the table runs in minutes, not hours; the levels keep their depth limits. Prints the win rate (a draw is half) of the stronger
-side with its standard error, sqrt(p(1-p)/n). Games run on all cores.
+fixed set of openings (each start, then two random plies from a seeded generator), each opening
+played twice with the colours swapped, on the server's rules (6 marbles to win, threefold
+repetition a draw, 400 plies a draw). Each move's thinking time is the level's own scaled by
+``--scale`` (default 0.2: level 8 thinks 1 s instead of 5) so the table runs in minutes, not
+hours; the levels keep their depth limits, which levels 3 to 7 reach well within their time.
+Prints wins, draws and losses of the stronger side, its win rate (a draw is half) and that
+rate's standard error, sqrt(p(1-p)/n), the mean length in plies and the draws by repetition.
+The searching levels are given the game's earlier positions, as the server gives them. Games run on all cores; a progress line goes to stderr.
+
+Tactics: the generated win-now and defence positions of ``games.engine.tactics``, each searched by
+level 8 for ``--seconds`` (default 3), and the number it gets wrong (which must be none).
 """
 
 from __future__ import annotations
@@ -40,12 +49,12 @@ def middle_games() -> list:
     return positions
 
 
-def speed() -> None:
+def speed(budgets: tuple[float, ...] = (1.0, 5.0)) -> None:
     cases = [(name, start_position(name)) for name in ("standard", "belgian", "german")]
     cases += middle_games()
     print("position        budget  depth   nodes      nodes/s")
     for name, position in cases:
-        for seconds in (1.0, 5.0):
+        for seconds in budgets:
             result = Searcher().search(position, seconds=seconds)
             rate = result.nodes / max(result.seconds, 1e-9)
             print(
@@ -73,11 +82,14 @@ def player_move(player, game: Game, rng: random.Random, scale: float, searcher):
     if player == "greedy":
         return greedy_move(game.position, rng)
     seconds = LEVELS[player].seconds * scale
-    return best_move(game.position, level=player, seconds=seconds, searcher=searcher, rng=rng).move
+    history = game.positions[:-1]
+    return best_move(
+        game.position, level=player, seconds=seconds, searcher=searcher, rng=rng, history=history
+    ).move
 
 
-def play(args) -> float:
-    """One game; the score of ``strong`` (1, 1/2 or 0)."""
+def play(args) -> tuple[float, int, str]:
+    """One game: the score of ``strong`` (1, 1/2 or 0), the plies and how it ended."""
     strong, weak, opening, strong_is_black, scale, seed = args
     rng = random.Random(seed)
     game = Game(opening[0])
@@ -88,15 +100,18 @@ def play(args) -> float:
         black_to_move = game.side_to_move == "b"
         player = strong if black_to_move == strong_is_black else weak
         game.play(player_move(player, game, rng, scale, searchers[player]))
+    ending = game.termination or "?"
     if game.winner is None:
-        return 0.5
-    return 1.0 if (game.winner == "b") == strong_is_black else 0.0
+        return 0.5, game.ply, ending
+    return (1.0 if (game.winner == "b") == strong_is_black else 0.0), game.ply, ending
 
 
-def strength(games: int, scale: float, pairs: list[tuple]) -> None:
+def strength(games: int, scale: float, pairs: list[tuple]) -> list[dict]:
+    """Play the ``pairs`` (stronger, weaker) and print a table; returns its rows."""
     lines = openings(max(1, (games + 1) // 2))
     print(f"strength: {games} games a pair, thinking times x{scale}, openings {len(lines)}")
-    print("stronger  weaker   games  score   win rate  error")
+    print("stronger  weaker   games  won drawn lost  win rate  error   plies  rep.")
+    rows = []
     with multiprocessing.Pool() as pool:
         for strong, weak in pairs:
             started = time.perf_counter()
@@ -105,31 +120,107 @@ def strength(games: int, scale: float, pairs: list[tuple]) -> None:
                 for i, line in enumerate(lines)
                 for black in (True, False)
             ][:games]
-            scores = pool.map(play, jobs)
+            results = []
+            for result in pool.imap_unordered(play, jobs):
+                results.append(result)
+                print(
+                    f"\r  {strong}-{weak}: {len(results)}/{len(jobs)} games, "
+                    f"{time.perf_counter() - started:.0f} s",
+                    end="",
+                    file=sys.stderr,
+                    flush=True,
+                )
+            print(file=sys.stderr)
+            scores = [score for score, _, _ in results]
             n = len(scores)
             p = sum(scores) / n
             error = math.sqrt(p * (1 - p) / n)
+            won, lost = scores.count(1.0), scores.count(0.0)
+            plies = sum(ply for _, ply, _ in results) / n
+            repeated = sum(1 for _, _, ending in results if ending == "repetition")
+            row = {
+                "stronger": strong,
+                "weaker": weak,
+                "games": n,
+                "won": won,
+                "drawn": n - won - lost,
+                "lost": lost,
+                "rate": p,
+                "error": error,
+                "plies": plies,
+                "repetitions": repeated,
+            }
+            rows.append(row)
             print(
-                f"{strong!s:8}  {weak!s:7}  {n:5}  {sum(scores):5.1f}  {100 * p:7.1f} %  "
-                f"{100 * error:4.1f} %   ({time.perf_counter() - started:.0f} s)",
+                f"{strong!s:8}  {weak!s:7}  {n:5}  {won:3} {n - won - lost:5} {lost:4}  "
+                f"{100 * p:6.1f} %  {100 * error:4.1f} %  {plies:5.0f}  {repeated:4}   "
+                f"({time.perf_counter() - started:.0f} s)",
                 flush=True,
             )
+    return rows
 
 
-def main() -> None:
-    args = sys.argv[1:]
-    if "--strength" not in args:
+def _solve(args) -> tuple[str, str, bool]:
+    source, position, marbles_to_win, answers, seconds = args
+    result = best_move(position, level=8, seconds=seconds, marbles_to_win=marbles_to_win)
+    move = result.move.notation if result.move else "-"
+    return source, move, move in answers
+
+
+def tactics(count: int, seconds: float, seed: int = 7) -> dict[str, int]:
+    """Search ``count`` generated tactics of each kind; print and return the failures."""
+    from games.engine.tactics import generate
+
+    failures = {}
+    with multiprocessing.Pool() as pool:
+        for kind in ("win", "defend"):
+            started = time.perf_counter()
+            jobs = [
+                (t.source, t.position, t.marbles_to_win, t.answers, seconds)
+                for t in generate(kind, count, seed)
+            ]
+            wrong = 0
+            for done, (source, move, ok) in enumerate(pool.imap_unordered(_solve, jobs), 1):
+                if not ok:
+                    wrong += 1
+                    print(f"  WRONG {kind}: {source}: played {move}", flush=True)
+                print(f"\r  {kind}: {done}/{len(jobs)}", end="", file=sys.stderr, flush=True)
+            print(file=sys.stderr)
+            failures[kind] = wrong
+            print(
+                f"tactics {kind}: {len(jobs)} positions (seed {seed}), {seconds} s each, "
+                f"{wrong} wrong ({time.perf_counter() - started:.0f} s)",
+                flush=True,
+            )
+    return failures
+
+
+def _option(args: list[str], name: str, default: str) -> str:
+    return args[args.index(name) + 1] if name in args else default
+
+
+def strength_pairs(text: str | None) -> list[tuple]:
+    """``8-greedy,2-1`` as pairs; None: 8 against greedy, then each level against the one below."""
+    if text is None:
+        return [(8, "greedy")] + [(level, level - 1) for level in range(8, 1, -1)]
+    pairs = []
+    for item in text.split(","):
+        a, b = item.split("-")
+        pairs.append((int(a), b if b == "greedy" else int(b)))
+    return pairs
+
+
+def main(args: list[str] | None = None) -> None:
+    args = sys.argv[1:] if args is None else args
+    if "--tactics" in args:
+        count = int(_option(args, "--count", "100"))
+        tactics(count, float(_option(args, "--seconds", "3")), int(_option(args, "--seed", "7")))
+    if "--strength" in args:
+        games = int(_option(args, "--games", "12"))
+        scale = float(_option(args, "--scale", "0.2"))
+        strength(games, scale, strength_pairs(_option(args, "--pairs", "") or None))
+    if "--tactics" not in args and "--strength" not in args:
         speed()
-        return
-    games = int(args[args.index("--games") + 1]) if "--games" in args else 12
-    scale = float(args[args.index("--scale") + 1]) if "--scale" in args else 0.2
-    pairs = [(8, "greedy")] + [(level, level - 1) for level in range(8, 1, -1)]
-    if "--pairs" in args:
-        pairs = []
-        for item in args[args.index("--pairs") + 1].split(","):
-            a, b = item.split("-")
-            pairs.append((int(a), b if b == "greedy" else int(b)))
-    strength(games, scale, pairs)
 
 
 if __name__ == "__main__":

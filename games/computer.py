@@ -25,46 +25,13 @@ from django.utils import timezone
 from abalone_site.errors import ServiceError, Unprocessable
 from abalone_site.jobs import enqueue
 from games import engine
+from games.computer_players import MOVE_TASK, _remember, computer_level_of, computer_username
 from games.engine.search import LEVELS, best_move
 from games.models import Game
 from games.options import options_from_choices
 
-PREFIX = "Sumito level "
-MOVE_TASK = "games.tasks.computer_move"
 #: The sweep queues the computer's move again after it has been to move this long.
 STUCK_SECONDS = 20
-
-#: What this process knows of accounts: user id -> the computer's level, or None for a person.
-#: Filled on first sight of each id (one query), never stale: an account is created a computer
-#: or a person, under a name sign-up cannot give.
-_levels_by_user: dict[int, int | None] = {}
-_KNOWN_MAX = 100_000
-
-
-def computer_username(level: int) -> str:
-    return f"{PREFIX}{level}"
-
-
-def _level_named(username: str) -> int | None:
-    names = {computer_username(level): level for level in LEVELS}
-    return names.get(username)
-
-
-def computer_level_of(user_id: int) -> int | None:
-    """The level of the computer account ``user_id``, or None for a person. Each process looks
-    an account up once (another process may have made the computer's account since this one
-    last looked, so nothing is assumed from a list read earlier)."""
-    if user_id in _levels_by_user:
-        return _levels_by_user[user_id]
-    username = (
-        get_user_model().objects.filter(pk=user_id).values_list("username", flat=True).first()
-    )
-    level = _level_named(username) if username is not None else None
-    if len(_levels_by_user) >= _KNOWN_MAX:
-        _levels_by_user.clear()
-    if username is not None:
-        _levels_by_user[user_id] = level
-    return level
 
 
 def computer_user(level: int):
@@ -78,7 +45,7 @@ def computer_user(level: int):
     if created:
         user.set_unusable_password()
         user.save(update_fields=["password"])
-    _levels_by_user[user.pk] = level
+    _remember(user.pk, level)
     return user
 
 
@@ -95,15 +62,6 @@ def computer_game_create(*, player, level: int, colour: str, choices: dict, now:
         colour = random.SystemRandom().choice(("black", "white"))
     black, white = (player, computer) if colour == "black" else (computer, player)
     return game_create(black=black, white=white, options=options, now=now)
-
-
-def maybe_move(game: Game) -> None:
-    """Queue the computer's move if it is to move in ``game`` (called after each publish)."""
-    if not game.is_active:
-        return
-    to_move = game.black_id if game.side_to_move == engine.BLACK else game.white_id
-    if computer_level_of(to_move) is not None:
-        enqueue(MOVE_TASK, game.pk, game.ply)
 
 
 def _budget(game: Game, level: int, now: datetime) -> float:
@@ -151,6 +109,7 @@ def computer_move_play(*, game_id: int, ply: int) -> str | None:
             seconds=_budget(game, level, timezone.now()),
             marbles_to_win=game.marbles_to_win,
             rng=rng,
+            history=engine_game.positions[:-1],
         )
         if result.move is None:
             return None

@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from abalone_site.live import home_group, send_group, site_changed
 from abalone_site.renderers import encode_json
-from games.computer import maybe_move
+from games.computer_players import maybe_move
 from games.models import Game
 from games.selectors import game_state
 

@@ -13,8 +13,10 @@ from abalone_site.errors import InvalidInput, NotFound
 from accounts.models import User
 from accounts.selectors import against_the_computer
 from clubs.models import Club, Membership
+from games.computer_players import level_named
 from games.models import Game
 from games.selectors import ABORTED_UNPLAYED
+from multiplayer.models import TableRatingChange
 from ratings import elo
 from ratings.elo import speed_category
 from ratings.models import PlayerRating, RatingChange, RecomputeRequest
@@ -133,8 +135,11 @@ class HistoryPoint:
     board_id: int | None
 
 
-def rating_history(user: User) -> dict[str, list[HistoryPoint]]:
-    """One point per rated game, per category, oldest first (only categories with games)."""
+def rating_history(user: User, *, tables: bool = True) -> dict[str, list[HistoryPoint]]:
+    """One point per rated game, per category, oldest first (only categories with games): the
+    two-player categories, the bots' pool and, unless ``tables`` is false (the caller knows the
+    player has no ``multi`` rating: a query saved), the tables' ``multi`` category."""
+
     history: dict[str, list[HistoryPoint]] = {}
     changes = (
         RatingChange.objects.filter(user=user)
@@ -147,13 +152,22 @@ def rating_history(user: User) -> dict[str, list[HistoryPoint]]:
         history.setdefault(category, []).append(
             HistoryPoint(played_at, after, after - before, game_id, board_id)
         )
-    return {c: history[c] for c in elo.CATEGORIES if c in history}
+    table_changes = (
+        TableRatingChange.objects.filter(user=user)
+        .order_by("played_at", "pk")
+        .values_list("played_at", "rating_before", "rating_after")
+    )
+    for played_at, before, after in table_changes if tables else ():
+        history.setdefault(elo.MULTI_CATEGORY, []).append(
+            HistoryPoint(played_at, after, after - before, None, None)
+        )
+    return {c: history[c] for c in elo.ALL_CATEGORIES if c in history}
 
 
 def _finished_games_of(user: User) -> QuerySet[Game]:
     """The player's finished games with a result against people, those over before any move
     included (the game lists show them as aborted; the record leaves them out). The games
-    against the computer are kept apart (``accounts.selectors.computer_games``)."""
+    against the computer are kept apart (:func:`computer_games`)."""
     return Game.objects.filter(
         Q(black=user) | Q(white=user), status=Game.Status.FINISHED, result__in=RESULTS
     ).exclude(against_the_computer(user))
@@ -332,3 +346,72 @@ def player_tournaments(user: User, *, limit: int = PROFILE_TOURNAMENTS) -> tuple
             )
         )
     return lines, total
+
+
+# --- games against the computer -------------------------------------------------------------------
+
+#: The games against the computer a player's page lists (the newest).
+COMPUTER_GAMES_SHOWN = 20
+
+
+@dataclass(frozen=True)
+class ComputerGameLine:
+    """A finished game against the computer, as the player saw it."""
+
+    game: Game
+    level: int
+    colour: str  # the player's: "black" or "white"
+    outcome: str  # "win", "draw", "loss", or "aborted" (over before any move: no result)
+
+
+@dataclass(frozen=True)
+class ComputerGames:
+    """A player's finished games against the computer: the newest, and the counts of all."""
+
+    lines: list[ComputerGameLine]
+    wins: int
+    draws: int
+    losses: int
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.draws + self.losses
+
+
+def computer_games(user: User, *, limit: int = COMPUTER_GAMES_SHOWN) -> ComputerGames:
+    """``user``'s finished games against the computer, newest first (at most ``limit``), and
+    the wins, draws and losses of all of them. A game over before any move would be listed as
+    aborted and not counted, as in the record of games against people (an unrated game nobody
+    moved in ends aborted, so it is not even listed). One query, and a second one to count
+    when there are more games than ``limit``."""
+    finished = Game.objects.filter(
+        against_the_computer(user), status=Game.Status.FINISHED, result__in=RESULTS
+    )
+    games = list(
+        finished.select_related("black", "white")
+        .defer("start_position", "position")
+        .order_by(F("ended_at").desc(nulls_last=True), "-pk")[:limit]
+    )
+    lines = []
+    for game in games:
+        colour = "black" if game.black_id == user.pk else "white"
+        lines.append(
+            ComputerGameLine(
+                game,
+                level_named((game.white if colour == "black" else game.black).username),
+                colour,
+                "aborted" if game.aborted_unplayed else outcome_for(game.result, colour),
+            )
+        )
+    if len(games) < limit:  # all of them are here
+        outcomes = [line.outcome for line in lines]
+        return ComputerGames(
+            lines, outcomes.count("win"), outcomes.count("draw"), outcomes.count("loss")
+        )
+    black, white = Q(black=user), Q(white=user)
+    counts = finished.exclude(ABORTED_UNPLAYED).aggregate(
+        wins=Count("pk", filter=(black & Q(result="1-0")) | (white & Q(result="0-1"))),
+        draws=Count("pk", filter=Q(result="1/2-1/2")),
+        losses=Count("pk", filter=(black & Q(result="0-1")) | (white & Q(result="1-0"))),
+    )
+    return ComputerGames(lines, counts["wins"], counts["draws"], counts["losses"])

@@ -5,6 +5,12 @@ start), ``four`` (the four-player team start) or a position string (two, three o
 number of move sequences of that length; ``moves`` prints every legal move as
 ``<notation> <resulting position string>``, sorted by notation.  Bad arguments print a message on
 stderr and exit with status 2.
+
+``bestmove <start|position> [--seconds S] [--level 1-8] [--marbles-to-win N]`` prints the
+computer's move as ``<move> <resulting position string>`` (its last line); level 8, the default,
+thinks up to ``S`` seconds (default 3) and answers at once when a move wins the game.
+``analyse <start|position> [--seconds S]`` prints one line per finished depth (``depth D score S
+nodes N time T pv ...``) and then ``best <move> score <score> depth <depth>``.
 """
 
 from __future__ import annotations

@@ -1,11 +1,16 @@
 """A computer opponent for two-player Abalone: principal variation search. Pure, no Django.
 
 The search is negamax alpha-beta with a principal-variation (null) window after the first move,
-iterative deepening, a transposition table keyed by an incremental Zobrist hash, move ordering
-(the table's move, push-offs, pushes, the two killer moves of the ply, then the history
-heuristic), and a quiescence search over push-offs and pushes. It answers within a time budget
+iterative deepening, a transposition table keyed by an incremental Zobrist hash (won and lost
+scores stored as plies from the node, so a win found through a transposition keeps its true
+distance), move ordering (the table's move, push-offs, pushes, the two killer moves of the ply,
+then the history heuristic), a null move and late move reductions away from the principal
+variation, and a quiescence search over push-offs and pushes. It answers within a time budget
 (checked every few hundred nodes) and can be stopped from outside (:meth:`Searcher.stop`); the
-answer is then the best move of the last finished depth.
+answer is then the best move of the last finished depth. A depth that finds a won (or lost)
+game ends the search, so a push-off that wins now is played at once; when several do, one after
+which the other side could not have pushed off either comes first. The game's earlier
+positions, when given, count as draws if reached again.
 
 Positions are the two bitboards of the side to move and of the other side (``games.engine.board``);
 a move is applied by xor-ing the masks every :class:`~games.engine.movegen.Move` carries, so a
@@ -34,7 +39,7 @@ from __future__ import annotations
 import random
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from games.engine.board import CELLS, VALID, bit_index
@@ -169,6 +174,29 @@ def ordered_moves(own: int, opp: int) -> tuple[list[Move], list[Move], list[Move
 EXACT, LOWER, UPPER = 0, 1, 2
 TABLE_LIMIT = 1_500_000
 CHECK_EVERY = 512
+#: Scores beyond this are won or lost games (WIN less the plies to the end).
+MATE_BOUND = WIN - 1000
+QUIESCENCE_PLIES = 6
+NULL_MOVE_DEPTH = 3
+LMR_DEPTH = 3
+LMR_AFTER = 3  # quiet moves searched in full before the reductions start
+
+
+def _to_table(score: int, ply: int) -> int:
+    """A won or lost score counted from this node rather than from the root, for the table."""
+    if score >= MATE_BOUND:
+        return score + ply
+    if score <= -MATE_BOUND:
+        return score - ply
+    return score
+
+
+def _from_table(score: int, ply: int) -> int:
+    if score >= MATE_BOUND:
+        return score - ply
+    if score <= -MATE_BOUND:
+        return score + ply
+    return score
 
 
 class _Timeout(Exception):
@@ -203,13 +231,14 @@ class Searcher:
     def __init__(self, *, marbles_to_win: int = 6, seed: int | None = None) -> None:
         self.marbles_to_win = marbles_to_win
         self.table: dict[int, tuple[int, int, int, Move | None]] = {}
-        self.history: dict[Move, int] = {}
+        self.history: dict[int, int] = {}  # by id(move): each move is one shared value
         self.killers: list[list[Move | None]] = [[None, None] for _ in range(128)]
         self.random = random.Random(seed)
         self._stop = threading.Event()
         self.nodes = 0
         self._deadline = 0.0
         self._path: set[int] = set()
+        self._quiescence_plies = QUIESCENCE_PLIES
 
     def stop(self) -> None:
         """Ask a running search to stop now (from another thread)."""
@@ -224,13 +253,21 @@ class Searcher:
         seconds: float = 3.0,
         max_depth: int = 64,
         on_iteration: Callable[[Iteration], None] | None = None,
+        history: Iterable[Position] = (),
+        quiescence: int = QUIESCENCE_PLIES,
     ) -> SearchResult:
-        """The best move of ``position`` found within ``seconds`` (or at ``max_depth``)."""
+        """The best move of ``position`` found within ``seconds`` (or at ``max_depth``).
+
+        ``history``: the game's earlier positions; reaching one again counts as a draw, so a
+        side ahead steers clear of repeating and a side behind seeks it. ``quiescence``: how
+        many plies of pushes are played out after the full-width depth (the first three of
+        them with every push, the rest push-offs only; 3 or less: push-offs only)."""
         self._stop.clear()
         started = time.perf_counter()
         self._deadline = started + max(0.01, seconds)
         self.nodes = 0
-        self._path = set()
+        self._path = {zobrist(earlier) for earlier in history}
+        self._quiescence_plies = quiescence
         self.killers = [[None, None] for _ in range(128)]
         if len(self.table) > TABLE_LIMIT:
             self.table.clear()
@@ -255,8 +292,8 @@ class Searcher:
             result.iterations.append(iteration)
             if on_iteration is not None:
                 on_iteration(iteration)
-            if abs(score) >= WIN - 1000:
-                break  # a forced win or loss is found: deeper changes nothing
+            if abs(score) >= MATE_BOUND or self._stop.is_set():
+                break  # a forced win or loss is found (deeper changes nothing), or stopped
             if elapsed > (self._deadline - started) * 0.55:
                 break  # the next depth would not finish in time
         result.nodes = self.nodes
@@ -267,6 +304,10 @@ class Searcher:
 
     def _sorted_root(self, own: int, opp: int) -> list[Move]:
         offs, others, quiet = ordered_moves(own, opp)
+        if offs and self._lost(opp ^ offs[0].opp_xor):
+            # every push-off wins; the first is played, so put first those after which the
+            # other side could not have pushed off either (the win also stops any threat)
+            offs.sort(key=lambda m: bool(pushes(opp ^ m.opp_xor, own ^ m.own_xor)[0]))
         return offs + others + quiet
 
     def _check_time(self) -> None:
@@ -279,6 +320,7 @@ class Searcher:
     def _root(self, own, opp, colour, key, depth, moves) -> tuple[int, Move]:
         alpha, beta = -INFINITY, INFINITY
         best_move = moves[0]
+        repeated = key in self._path  # the position itself was seen before: keep it there
         self._path.add(key)
         try:
             for index, move in enumerate(moves):
@@ -300,11 +342,13 @@ class Searcher:
                 if score > alpha:
                     alpha, best_move = score, move
         finally:
-            self._path.discard(key)
+            if not repeated:
+                self._path.discard(key)
         self.table[key] = (depth, EXACT, alpha, best_move)
         return alpha, best_move
 
-    def _search(self, own, opp, colour, key, depth, alpha, beta, ply) -> int:
+    def _search(self, own, opp, colour, key, depth, alpha, beta, ply, null=True) -> int:
+        """Negamax with a principal-variation window; ``null``: a null move may be tried."""
         self.nodes += 1
         if self.nodes % CHECK_EVERY == 0:
             self._check_time()
@@ -313,75 +357,102 @@ class Searcher:
         if key in self._path:
             return 0  # a repetition on the path: a draw (the server's rule)
         if depth <= 0:
-            return self._quiescence(own, opp, alpha, beta, ply, 6)
+            return self._quiescence(own, opp, alpha, beta, ply, self._quiescence_plies)
         entry = self.table.get(key)
         table_move = None
         if entry is not None:
             entry_depth, flag, value, table_move = entry
             if entry_depth >= depth:
+                value = _from_table(value, ply)
                 if flag == EXACT:
                     return value
                 if flag == LOWER and value >= beta:
                     return value
                 if flag == UPPER and value <= alpha:
                     return value
+        them = 1 - colour
+        scout = beta - alpha == 1
+        if (
+            null
+            and scout
+            and depth >= NULL_MOVE_DEPTH
+            and beta < MATE_BOUND
+            and evaluate(own, opp) >= beta
+        ):
+            # Null move: if passing still holds beta, a real move will (no zugzwang in Abalone);
+            # an opponent's push-off threat makes the pass fail, so threats are never pruned.
+            reduced = depth - 1 - (3 if depth >= 6 else 2)
+            score = -self._search(
+                opp,
+                own,
+                them,
+                key ^ ZOBRIST_SIDE,
+                reduced,
+                -beta,
+                -beta + 1,
+                ply + 1,
+                False,
+            )
+            if score >= beta:
+                return beta
         offs, others, quiet = ordered_moves(own, opp)
         if not offs and not others and not quiet:
             return -WIN + ply  # no legal move loses (the server's rule)
         killers = self.killers[ply] if ply < 128 else [None, None]
         history = self.history
         if len(quiet) > 1:
-            quiet.sort(key=lambda m: history.get(m, 0), reverse=True)
-        front = [m for m in killers if m is not None and m in quiet]
+            quiet.sort(key=lambda m: history.get(id(m), 0), reverse=True)
+        front = [m for m in killers if m is not None and any(m is q for q in quiet)]
         if front:
-            quiet = front + [m for m in quiet if m not in front]
+            quiet = front + [m for m in quiet if m is not front[0] and m is not front[-1]]
+        tactical = len(offs) + len(others)
         moves = offs + others + quiet
-        if table_move is not None and table_move in moves:
-            moves.remove(table_move)
-            moves.insert(0, table_move)
+        if table_move is not None:
+            for index, move in enumerate(moves):
+                if move is table_move:
+                    del moves[index]
+                    moves.insert(0, table_move)
+                    tactical += index >= tactical  # a quiet table move is searched in full
+                    break
+        late = tactical + len(front) + LMR_AFTER
         original_alpha = alpha
         best, best_move = -INFINITY, None
-        other_colour = 1 - colour
+        deeper, below = self._search, ply + 1
         self._path.add(key)
         try:
             for index, move in enumerate(moves):
-                child = key ^ _delta(colour, move.own_xor) ^ _delta(other_colour, move.opp_xor)
+                child = key ^ _delta(colour, move.own_xor) ^ _delta(them, move.opp_xor)
                 child ^= ZOBRIST_SIDE
-                new_own, new_opp = own ^ move.own_xor, opp ^ move.opp_xor
+                mine, theirs = own ^ move.own_xor, opp ^ move.opp_xor
                 if index == 0:
-                    score = -self._search(
-                        new_opp, new_own, other_colour, child, depth - 1, -beta, -alpha, ply + 1
-                    )
+                    score = -deeper(theirs, mine, them, child, depth - 1, -beta, -alpha, below)
                 else:
-                    score = -self._search(
-                        new_opp,
-                        new_own,
-                        other_colour,
-                        child,
-                        depth - 1,
-                        -alpha - 1,
-                        -alpha,
-                        ply + 1,
-                    )
-                    if alpha < score < beta:
-                        score = -self._search(
-                            new_opp, new_own, other_colour, child, depth - 1, -beta, -alpha, ply + 1
+                    # late quiet moves are searched shallower first (late move reduction)
+                    reduced = depth - 1
+                    if depth >= LMR_DEPTH and index >= late:
+                        reduced -= 1 if index < late + 8 or depth < 5 else 2
+                    score = -deeper(theirs, mine, them, child, reduced, -alpha - 1, -alpha, below)
+                    if reduced < depth - 1 and score > alpha:
+                        score = -deeper(
+                            theirs, mine, them, child, depth - 1, -alpha - 1, -alpha, below
                         )
+                    if alpha < score < beta:
+                        score = -deeper(theirs, mine, them, child, depth - 1, -beta, -alpha, below)
                 if score > best:
                     best, best_move = score, move
                     if score > alpha:
                         alpha = score
                         if alpha >= beta:
                             if not move.pushed and ply < 128:
-                                if killers[0] != move:
+                                if killers[0] is not move:
                                     killers[1] = killers[0]
                                     killers[0] = move
-                                history[move] = history.get(move, 0) + depth * depth
+                                history[id(move)] = history.get(id(move), 0) + depth * depth
                             break
         finally:
             self._path.discard(key)
         flag = UPPER if best <= original_alpha else LOWER if best >= beta else EXACT
-        self.table[key] = (depth, flag, best, best_move)
+        self.table[key] = (depth, flag, _to_table(best, ply), best_move)
         return best
 
     def _quiescence(self, own, opp, alpha, beta, ply, budget) -> int:
@@ -441,17 +512,19 @@ class Level:
     name: str
     depth: int  # 0: no search (levels 1-2)
     seconds: float  # the most it thinks on a move (the clock may give it less)
-    noise: int  # random noise added to scores at the root, in evaluation units
+    noise: int  # random noise added to the one-ply scores of its occasional quick move
+    blunder: float = 0.0  # how often it plays that quick one-ply move instead of the search's
+    quiescence: int = QUIESCENCE_PLIES  # plies of pushes played out (3 or less: push-offs only)
 
 
 LEVELS = {
     1: Level(1, "Beginner: moves at random", 0, 0.0, 0),
     2: Level(2, "Novice: takes what it sees", 0, 0.0, 400),
-    3: Level(3, "Casual: looks one move ahead", 1, 0.3, 60),
-    4: Level(4, "Club player: two moves ahead", 2, 0.6, 20),
-    5: Level(5, "Strong club player", 3, 1.0, 0),
-    6: Level(6, "Expert", 4, 2.0, 0),
-    7: Level(7, "Master", 5, 3.0, 0),
+    3: Level(3, "Casual: looks one move ahead", 1, 0.3, 60, 0.25, 3),
+    4: Level(4, "Club player: two moves ahead", 2, 0.6, 20, 0.25, 3),
+    5: Level(5, "Strong club player", 2, 1.0, 0),
+    6: Level(6, "Expert", 3, 2.0, 0),
+    7: Level(7, "Master", 4, 3.0, 0),
     8: Level(8, "Grandmaster: its full search", 64, 5.0, 0),
 }
 
@@ -481,9 +554,11 @@ def best_move(
     searcher: Searcher | None = None,
     rng: random.Random | None = None,
     on_iteration: Callable[[Iteration], None] | None = None,
+    history: Iterable[Position] = (),
 ) -> SearchResult:
     """The move the computer of ``level`` (1-8) plays in ``position``; ``seconds`` caps its
-    thinking time (default: the level's)."""
+    thinking time (default: the level's; level 8 takes ``seconds`` as given). ``history``: the
+    game's earlier positions, which it treats as draws if reached again."""
     if level not in LEVELS:
         raise ValueError(f"level must be from 1 to 8, not {level!r}")
     spec = LEVELS[level]
@@ -502,17 +577,22 @@ def best_move(
     if level == 8 and seconds is not None:
         budget = seconds
     result = searcher.search(
-        position, seconds=budget, max_depth=spec.depth, on_iteration=on_iteration
+        position,
+        seconds=budget,
+        max_depth=spec.depth,
+        on_iteration=on_iteration,
+        history=history,
+        quiescence=spec.quiescence,
     )
-    if spec.noise and result.move is not None:
-        # weaker levels: a near-equal alternative now and then (scored at depth 1)
+    if spec.blunder and result.move is not None and rng.random() < spec.blunder:
+        # weaker levels: now and then a quick one-ply move instead (never instead of a push-off)
         own, opp = position.own_and_opponent_bits()
         offs, others, quiet = ordered_moves(own, opp)
-        scored = [
-            (-evaluate(opp ^ m.opp_xor, own ^ m.own_xor) + rng.randint(0, spec.noise), m)
-            for m in offs + others + quiet
-        ]
-        best_static = max(scored, key=lambda pair: pair[0])[1]
-        if rng.random() < 0.25 and not offs:
-            result.move = best_static
+        if not offs:
+            result.move = max(
+                others + quiet,
+                key=lambda m: (
+                    -evaluate(opp ^ m.opp_xor, own ^ m.own_xor) + rng.randint(0, spec.noise)
+                ),
+            )
     return result

@@ -2,7 +2,7 @@
  *
  * Three parts, each started only on the page that has its element:
  * - window.SumitoAnalysis: what the analysis pages share (the API with the session's CSRF token,
- *   following an analysis by polling while it is queued or running, scores as marbles, the
+ *   following an analysis as the worker pushes it (and by polling, as a net), scores as marbles, the
  *   table of lines); analysis-chart.js (the result page) uses it;
  * - the replay page's "Analyse this game" button (#analyse-game): asks for the analysis of the
  *   finished game and opens its result page;
@@ -20,6 +20,7 @@
   const MARBLE = 1000; // evaluation units of one marble (games.engine.search)
   const WIN = 1_000_000; // a won position scores WIN minus the plies to the win
   const POLL_MS = 500;
+  const LIVE_POLL_MS = 3000;
   const FINAL = new Set(["done", "failed"]);
   const DIRECTIONS = [[0, 1], [0, -1], [1, 1], [-1, -1], [1, 0], [-1, 0]];
   // Translated by the JavaScript catalog (/jsi18n/), loaded before every script.
@@ -73,22 +74,43 @@
   }
 
   /**
-   * Follow an analysis: `onDoc(first)` at once, then every POLL_MS a fresh read of `url` while
-   * its status is queued or running. A failed read is reported to `onError` and tried again a
-   * little later (a 404 stops it). Returns a function that stops following.
+   * Follow an analysis: `onDoc(first)` at once, then each newer document as it comes. The
+   * worker pushes every finished depth to the player's socket (/ws/me/, opened by notify.js,
+   * heard here as "sumito:live" events of type "analysis"); a read of `url` every POLL_MS while
+   * the analysis is queued or running (every LIVE_POLL_MS once pushes arrive) catches what a
+   * lost push or a closed socket missed. A document older than the one shown is skipped. A
+   * failed read is reported to `onError` and tried again a little later (a 404 stops it).
+   * Returns a function that stops following.
    */
   function follow(url, first, onDoc, onError = () => {}) {
     let stopped = false;
     let timer = null;
     let failures = 0;
+    let live = false;
+    let shown = -1;
+    const progressOf = (doc) => (FINAL.has(doc.status) ? 1e9 : 0) + (doc.status === "running" ? 1 : 0)
+      + (Array.isArray(doc.lines) ? doc.lines.length : 0)
+      + (Array.isArray(doc.evaluations) ? doc.evaluations.length : 0);
+    const stop = () => {
+      stopped = true;
+      window.clearTimeout(timer);
+      document.removeEventListener("sumito:live", onLive);
+    };
+    const show = (doc) => {
+      const progress = progressOf(doc);
+      if (progress < shown) return;
+      shown = progress;
+      onDoc(doc);
+      if (FINAL.has(doc.status)) stop();
+    };
     const next = (delay) => { if (!stopped) timer = window.setTimeout(read, delay); };
     async function read() {
       try {
         const doc = await api("GET", url);
         if (stopped) return;
         failures = 0;
-        onDoc(doc);
-        if (!FINAL.has(doc.status)) next(POLL_MS);
+        show(doc);
+        next(live ? LIVE_POLL_MS : POLL_MS);
       } catch (error) {
         if (stopped) return;
         failures += 1;
@@ -96,12 +118,17 @@
         if (error.status !== 404 && failures < 30) next(POLL_MS * Math.min(failures + 1, 6));
       }
     }
-    onDoc(first);
-    if (!FINAL.has(first.status)) next(POLL_MS);
-    return () => {
-      stopped = true;
-      window.clearTimeout(timer);
-    };
+    function onLive(event) {
+      const message = event.detail;
+      if (stopped || !message || message.type !== "analysis" || !message.analysis) return;
+      if (message.analysis.id !== first.id) return;
+      live = true;
+      show(message.analysis);
+    }
+    document.addEventListener("sumito:live", onLive);
+    show(first);
+    next(POLL_MS);
+    return stop;
   }
 
   /** A score in evaluation units as marbles for a person: "+0.35", "-1.20", or a win in n plies. */

@@ -208,7 +208,18 @@ def test_a_finished_game_is_charted_and_a_position_from_it_tried_and_analysed(
         re.compile(re.escape(f"/analysis/?position={quote(shown, safe='')}") + "$")
     )
 
-    # The engine searches the position shown; its lines arrive depth by depth.
+    # The engine searches the position shown; its lines arrive depth by depth, pushed through
+    # the player's socket (the page's "sumito:live" events), not only read by polling.
+    page.evaluate(
+        """() => {
+            window.analysisPushes = [];
+            document.addEventListener("sumito:live", (event) => {
+                if (event.detail.type === "analysis") {
+                    window.analysisPushes.push(event.detail.analysis.lines.length);
+                }
+            });
+        }"""
+    )
     page.locator("#seconds").select_option("1")
     with analysis_worker():
         page.get_by_role("button", name="Analyse", exact=True).click()
@@ -217,6 +228,8 @@ def test_a_finished_game_is_charted_and_a_position_from_it_tried_and_analysed(
         )
     rows = page.locator("#lines-body tr")
     expect(rows.first).to_be_visible()
+    pushes = page.evaluate("() => window.analysisPushes")
+    assert len(pushes) >= 3 and pushes == sorted(pushes) and pushes[-1] == rows.count(), pushes
     depths = rows.evaluate_all("rows => rows.map((r) => Number(r.dataset.depth))")
     assert depths == sorted(depths, reverse=True) and depths[-1] == 1
     for score in rows.locator(".score").all_inner_texts():

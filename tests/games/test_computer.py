@@ -6,14 +6,15 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import computer, engine
+from games import computer, computer_players, engine
 from games.models import Game, Move
 
 
 @pytest.fixture
 def queued(monkeypatch):
     calls = []
-    monkeypatch.setattr(computer, "enqueue", lambda name, *args: calls.append((name, args)))
+    for module in (computer, computer_players):  # the sweep's, and each turn's (maybe_move)
+        monkeypatch.setattr(module, "enqueue", lambda name, *args: calls.append((name, args)))
     return calls
 
 
@@ -104,7 +105,7 @@ def test_levels_and_bad_input(api, make_player):
 def test_a_computer_account_made_by_another_process_is_recognised(make_player, monkeypatch):
     """Another process (a web process, a worker) may make a level's account after this one
     first asked about the computer: this process must still recognise it."""
-    monkeypatch.setattr(computer, "_levels_by_user", {})
+    monkeypatch.setattr(computer_players, "_levels_by_user", {})
     person = make_player("someone")
     assert computer.computer_level_of(person.pk) is None  # looked at before any computer exists
     assert computer.computer_sweep(now=timezone.now()) == 0
@@ -112,3 +113,19 @@ def test_a_computer_account_made_by_another_process_is_recognised(make_player, m
     made = make_player(computer.computer_username(5))
     assert computer.computer_level_of(made.pk) == 5
     assert computer.computer_level_of(person.pk) is None
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_account_seen_in_a_transaction_that_rolls_back_is_not_remembered(monkeypatch):
+    """SQLite hands a rolled-back id out again: a computer's account made (and looked at) in a
+    transaction that rolls back must not mark that id as the computer's."""
+    from django.db import transaction
+
+    monkeypatch.setattr(computer_players, "_levels_by_user", {})
+    with pytest.raises(RuntimeError), transaction.atomic():
+        made = computer.computer_user(4)
+        assert computer.computer_level_of(made.pk) == 4
+        raise RuntimeError("rolled back")
+    assert computer_players._levels_by_user == {}
+    kept = computer.computer_user(4)
+    assert computer_players._levels_by_user == {kept.pk: 4}

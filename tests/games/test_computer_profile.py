@@ -8,10 +8,10 @@ from datetime import timedelta
 import pytest
 from django.conf import settings
 
-from accounts.selectors import computer_games
 from games import computer, engine, services
 from games.options import GameOptions
 from ratings import selectors as rating_selectors
+from ratings.selectors import computer_games
 from tests.games.conftest import T0
 from tests.games.test_computer import queued  # noqa: F401 (a fixture)
 

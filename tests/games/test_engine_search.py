@@ -6,6 +6,7 @@ import subprocess
 import sys
 import threading
 import time
+from itertools import pairwise
 
 import pytest
 
@@ -13,9 +14,13 @@ from games.engine import Position, apply_move, start_position
 from games.engine.board import symmetry_maps
 from games.engine.search import (
     LEVELS,
+    MATE_BOUND,
+    WIN,
     ZOBRIST_SIDE,
     Searcher,
     _delta,
+    _from_table,
+    _to_table,
     best_move,
     evaluate,
     ordered_moves,
@@ -26,6 +31,10 @@ from games.engine.search import (
 WIN_NOW = "b|a1,a2,a3,a4,a5,b1,b2,b3,b4,b5,b6,c3,e2,e3|e1,h5,h6,h7,i5,i6,i7,i8,i9"
 #: Black has lost five; White threatens e3e2 pushing Black's e1 off: Black must answer.
 DEFEND = "b|e1,h5,h6,h7,i5,i6,i7,i8,i9|a1,a2,a3,a4,a5,b1,b2,b3,b4,b5,b6,c3,e2,e3"
+
+
+#: Black, a marble up, to move in a quiet middle game (30 random plies from the Belgian start).
+AHEAD = "b|a2,b2,b4,c2,c3,d4,d5,e6,g6,g8,h8,h9,i7,i9|a3,a4,a5,c7,d7,e9,f5,f7,g4,h4,h6,i5,i6,i8"
 
 
 def transformed(text: str, mapping: dict[str, str]) -> Position:
@@ -63,6 +72,34 @@ def test_a_winning_push_off_threat_is_stopped(mapping):
     result = best_move(position, level=8, seconds=3)
     after, _ = apply_move(position, result.move)
     assert winning_push_offs(after) == []
+
+
+def test_a_search_stopped_after_its_first_depth_still_stops_the_threat():
+    searcher = Searcher()
+    position = Position.from_string(DEFEND)
+
+    def stop_after_the_first(iteration) -> None:
+        searcher.stop()
+
+    result = searcher.search(position, seconds=30, on_iteration=stop_after_the_first)
+    assert result.depth == 1 and len(result.iterations) == 1
+    after, _ = apply_move(position, result.move)
+    assert winning_push_offs(after) == []
+
+
+def test_won_and_lost_scores_count_the_plies_to_the_end():
+    won = Searcher().search(Position.from_string(WIN_NOW), seconds=3)
+    assert won.score == WIN - 1 and won.depth == 1
+    # White to move cannot stop both threats: Black pushes e1 or i9 off whatever it does
+    doomed = Position.from_string(
+        "w|e2,e3,g7,h8,e6,f6,f7,g6,d4,d5,d6,e7|e1,i9,a2,a3,b2,b3,c2,c3,c4"
+    )
+    lost = Searcher().search(doomed, seconds=3)
+    assert lost.score == -WIN + 2
+    for ply in (1, 5, 30):
+        for score in (WIN - 3, -WIN + 7, 1234, -MATE_BOUND + 1):
+            assert _from_table(_to_table(score, ply), ply) == score
+    assert _to_table(WIN - 3, 2) == WIN - 1  # a win in one more ply from that node
 
 
 def test_the_incremental_hash_is_the_hash_of_the_position():
@@ -120,6 +157,24 @@ def test_every_level_plays_a_legal_move(level):
     position = start_position("standard")
     result = best_move(position, level=level, seconds=0.5, rng=random.Random(level))
     assert result.move in position.legal_moves()
+
+
+def test_a_side_ahead_does_not_walk_back_into_an_earlier_position():
+    position = Position.from_string(AHEAD)
+    first = Searcher().search(position, seconds=30, max_depth=3)
+    assert first.score > 500  # Black is a marble up
+    seen, _ = apply_move(position, first.move)
+    again = Searcher().search(position, seconds=30, max_depth=3, history=[seen])
+    assert again.move != first.move and again.score > 500
+
+
+def test_the_levels_grow_stronger_one_by_one():
+    searching = [LEVELS[n] for n in range(3, 9)]
+    assert LEVELS[1].depth == LEVELS[2].depth == 0  # random, then greedy one-ply
+    assert all(a.depth <= b.depth for a, b in pairwise(searching))
+    assert all(a.seconds < b.seconds for a, b in pairwise(searching))
+    assert all(a.blunder >= b.blunder for a, b in pairwise(searching))
+    assert LEVELS[8].blunder == 0 and LEVELS[8].depth > LEVELS[7].depth
 
 
 def test_a_level_out_of_range_is_refused():

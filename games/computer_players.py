@@ -1,0 +1,72 @@
+"""Who the computer is, and when it is to move: its accounts, told by their name ("Sumito level
+N", with spaces, which sign-up never gives), and the queueing of its move after each published
+state. Nothing of the computer's play or of the games' services (``games.computer``), so that the
+games' events and the reads of accounts use it without importing them."""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+
+from abalone_site.jobs import enqueue
+from games import engine
+from games.engine.search import LEVELS
+from games.models import Game
+
+PREFIX = "Sumito level "
+
+
+def computer_username(level: int) -> str:
+    return f"{PREFIX}{level}"
+
+
+def level_named(username: str) -> int | None:
+    """The level of the computer account called ``username``, or None for any other name."""
+    names = {computer_username(level): level for level in LEVELS}
+    return names.get(username)
+
+
+MOVE_TASK = "games.tasks.computer_move"
+
+#: What this process knows of accounts: user id -> the computer's level, or None for a person.
+#: Filled on first sight of each id (one query), never stale: an account is created a computer
+#: or a person, under a name sign-up cannot give.
+_levels_by_user: dict[int, int | None] = {}
+_KNOWN_MAX = 100_000
+
+
+def computer_level_of(user_id: int) -> int | None:
+    """The level of the computer account ``user_id``, or None for a person. Each process looks
+    an account up once (another process may have made the computer's account since this one
+    last looked, so nothing is assumed from a list read earlier)."""
+    if user_id in _levels_by_user:
+        return _levels_by_user[user_id]
+    username = (
+        get_user_model().objects.filter(pk=user_id).values_list("username", flat=True).first()
+    )
+    level = level_named(username) if username is not None else None
+    if username is not None:
+        _remember(user_id, level)
+    return level
+
+
+def _remember(user_id: int, level: int | None) -> None:
+    """Keep what an account is once the transaction that saw it commits: a row seen inside a
+    transaction that rolls back may leave its id to another account (SQLite hands a rolled
+    back id out again)."""
+
+    def keep() -> None:
+        if len(_levels_by_user) >= _KNOWN_MAX:
+            _levels_by_user.clear()
+        _levels_by_user[user_id] = level
+
+    transaction.on_commit(keep)
+
+
+def maybe_move(game: Game) -> None:
+    """Queue the computer's move if it is to move in ``game`` (called after each publish)."""
+    if not game.is_active:
+        return
+    to_move = game.black_id if game.side_to_move == engine.BLACK else game.white_id
+    if computer_level_of(to_move) is not None:
+        enqueue(MOVE_TASK, game.pk, game.ply)

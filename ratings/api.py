@@ -94,9 +94,11 @@ class PlayerRatingsView(APIView):
     @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request, username: str):
         player = player_named(username)
-        history = selectors.rating_history(player)
+        rows = selectors.player_ratings(player)
+        multi = any(row.category == elo.MULTI_CATEGORY for row in rows)
+        history = selectors.rating_history(player, tables=multi)
         ratings = {}
-        for row in selectors.player_ratings(player):
+        for row in rows:
             ratings[row.category] = {
                 "rating": row.rating,
                 "games": row.games,

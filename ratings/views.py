@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 
 from abalone_site.errors import ServiceError
 from accounts.models import User
-from accounts.selectors import computer_games, find_player, player_named
+from accounts.selectors import find_player, player_named
 from clubs.models import Club
 from multiplayer.selectors import finished_tables_of
 from ratings import elo, selectors
@@ -173,15 +173,17 @@ def table_lines(player: User, limit: int = 10) -> list[dict]:
 def player_profile_context(request, player: User) -> dict:
     """The rating sections of ``/players/<username>/``: ratings, charts, record, games (those
     against the computer apart), tournaments and the head-to-head form (``?vs=username``)."""
-    history = selectors.rating_history(player)
+    ratings = selectors.player_ratings(player)
+    multi = any(row.category == elo.MULTI_CATEGORY for row in ratings)
+    history = selectors.rating_history(player, tables=multi)
     tournaments, tournament_count = selectors.player_tournaments(player)
     context = {
-        "ratings": selectors.player_ratings(player),
+        "ratings": ratings,
         "charts": [rating_chart(category, points) for category, points in history.items()],
         "record": selectors.player_record(player),
         "recent_games": selectors.recent_games(player),
         "table_games": table_lines(player),
-        "computer_games": computer_games(player),
+        "computer_games": selectors.computer_games(player),
         "tournaments": tournaments,
         "tournament_count": tournament_count,
         "provisional_games": elo.PROVISIONAL_GAMES,

@@ -1,9 +1,10 @@
 /* Sumito: drawing the Abalone board as SVG. Plain ES2020, no build step.
  *
  * Shared by the pages that show a board (the replay page; the live page draws the same board with
- * the same classes and geometry). `SumitoBoard.create(container, { flipped })` builds the board
- * once and returns an object whose `setPosition(positionString)` and `highlight(from, to)` update
- * it in place. Every cell is a `<g class="cell" data-cell="e5">`; a cell with a marble has the
+ * the same classes and geometry). `SumitoBoard.create(container, { flipped, turn })` builds the
+ * board once (`flipped`: White's side at the bottom; `turn`: turned clockwise by that many degrees,
+ * a multiple of 60) and returns an object whose `setPosition(positionString)`, `highlight(from,
+ * to)` and `setTurn(degrees)` update it in place. Every cell is a `<g class="cell" data-cell="e5">`; a cell with a marble has the
  * class `b` or `w` and the attribute `data-marble="b"`/`"w"` (empty cells have no data-marble).
  */
 (() => {
@@ -85,18 +86,22 @@
     for (const [offset, colour] of stops) svg("stop", { offset, "stop-color": colour }, node);
   }
 
-  function create(container, { flipped = false } = {}) {
+  function create(container, { flipped = false, turn = null } = {}) {
     const cells = new Map(); // cell name -> its <g>
+    // The board turned clockwise by this many degrees around its centre (a multiple of 60: the
+    // hexagon maps onto itself): 180 is White's view; a table turns it to each seat's side.
+    let angle = turn !== null ? turn : flipped ? 180 : 0;
+    const centre = [MARGIN + 4 * UNIT, MARGIN + 4 * ROW_HEIGHT];
 
-    /** SVG coordinates of (row, diagonal), which may lie just off the board (for labels). */
-    function point(row, diagonal) {
-      let x = diagonal - row / 2; // -2 .. 6
-      let y = 8 - row; // 0 .. 8, top to bottom
-      if (flipped) {
-        x = 4 - x;
-        y = 8 - y;
-      }
-      return [MARGIN + (x + 2) * UNIT, MARGIN + y * ROW_HEIGHT];
+    /** SVG coordinates of (row, diagonal), which may lie just off the board (for labels), moved
+     * by `offset` before the board is turned. */
+    function point(row, diagonal, offset = [0, 0]) {
+      const dx = (diagonal - row / 2 - 2) * UNIT + offset[0]; // from the centre
+      const dy = (4 - row) * ROW_HEIGHT + offset[1];
+      const radians = (angle * Math.PI) / 180;
+      const cos = Math.cos(radians);
+      const sin = Math.sin(radians);
+      return [centre[0] + dx * cos - dy * sin, centre[1] + dx * sin + dy * cos];
     }
 
     const width = 2 * MARGIN + 8 * UNIT;
@@ -107,37 +112,49 @@
     gradient(defs, "marble-w", [["0%", "#ffffff"], ["55%", "#f1ede6"], ["100%", "#c9c1b3"]]);
 
     // The frame: a hexagon around the six corner cells, rounded by a thick stroke.
-    const [cx, cy] = point(4, 4);
-    const corners = [[0, 0], [0, 4], [4, 8], [8, 8], [8, 4], [4, 0]].map(([r, d]) => {
-      const [x, y] = point(r, d);
-      const length = Math.hypot(x - cx, y - cy);
-      const grow = (length + UNIT * 0.62) / length;
-      return `${(cx + (x - cx) * grow).toFixed(1)},${(cy + (y - cy) * grow).toFixed(1)}`;
-    });
-    svg("polygon", { points: corners.join(" "), class: "frame" }, drawing);
+    const frame = svg("polygon", { class: "frame" }, drawing);
 
-    // Coordinates: row letters left of each row, diagonal numbers below each diagonal.
+    // Coordinates: row letters beside each row, diagonal numbers beyond each diagonal.
     const labels = svg("g", { class: "coords", "aria-hidden": "true" }, drawing);
+    const placedLabels = []; // [text node, row, diagonal, offset]
     for (let row = 0; row <= 8; row++) {
-      const [x, y] = point(row, Math.max(0, row - 4) - 1);
-      const label = svg("text", { x: x + (flipped ? -8 : 8), y, "dominant-baseline": "central",
-        "text-anchor": "middle" }, labels);
+      const label = svg("text", { "dominant-baseline": "central", "text-anchor": "middle" }, labels);
       label.textContent = ROWS[row];
+      placedLabels.push([label, row, Math.max(0, row - 4) - 1, [8, 0]]);
     }
     for (let diagonal = 0; diagonal <= 8; diagonal++) {
-      const [x, y] = point(Math.max(0, diagonal - 4) - 1, diagonal);
-      const label = svg("text", { x, y: y + (flipped ? 12 : -12), "dominant-baseline": "central",
-        "text-anchor": "middle" }, labels);
+      const label = svg("text", { "dominant-baseline": "central", "text-anchor": "middle" }, labels);
       label.textContent = String(diagonal + 1);
+      placedLabels.push([label, Math.max(0, diagonal - 4) - 1, diagonal, [0, -12]]);
+    }
+
+    /** Put the frame, the labels and every cell where the current turn of the board puts them. */
+    function layout() {
+      const [cx, cy] = point(4, 4);
+      const corners = [[0, 0], [0, 4], [4, 8], [8, 8], [8, 4], [4, 0]].map(([r, d]) => {
+        const [x, y] = point(r, d);
+        const length = Math.hypot(x - cx, y - cy);
+        const grow = (length + UNIT * 0.62) / length;
+        return `${(cx + (x - cx) * grow).toFixed(1)},${(cy + (y - cy) * grow).toFixed(1)}`;
+      });
+      frame.setAttribute("points", corners.join(" "));
+      for (const [label, row, diagonal, offset] of placedLabels) {
+        const [x, y] = point(row, diagonal, offset);
+        label.setAttribute("x", x.toFixed(1));
+        label.setAttribute("y", y.toFixed(1));
+      }
+      for (const [name, group] of cells) {
+        const [row, diagonal] = parseCell(name);
+        const [x, y] = point(row, diagonal);
+        group.setAttribute("transform", `translate(${x.toFixed(1)} ${y.toFixed(1)})`);
+      }
     }
 
     for (let row = 0; row <= 8; row++) {
       for (let diagonal = 0; diagonal <= 8; diagonal++) {
         if (!isCell(row, diagonal)) continue;
         const name = cellName(row, diagonal);
-        const [x, y] = point(row, diagonal);
-        const group = svg("g", { class: "cell", role: "img", "data-cell": name,
-          transform: `translate(${x.toFixed(1)} ${y.toFixed(1)})` }, drawing);
+        const group = svg("g", { class: "cell", role: "img", "data-cell": name }, drawing);
         svg("circle", { class: "hole", r: UNIT * 0.4 }, group);
         svg("circle", { class: "marble", r: UNIT * 0.43 }, group);
         svg("circle", { class: "ring", r: UNIT * 0.47 }, group);
@@ -145,7 +162,15 @@
         cells.set(name, group);
       }
     }
+    layout();
     container.appendChild(drawing);
+
+    /** Turn the board by `degrees` clockwise (0: Black's side at the bottom). */
+    function setTurn(degrees) {
+      if (degrees === angle) return;
+      angle = degrees;
+      layout();
+    }
 
     function setPosition(position) {
       const occupancy = parsePosition(position);
@@ -170,7 +195,7 @@
       }
     }
 
-    return { svg: drawing, cells, setPosition, highlight };
+    return { svg: drawing, cells, setPosition, highlight, setTurn, turn: () => angle };
   }
 
   window.SumitoBoard = {

@@ -8,6 +8,7 @@
  * of its team's marbles ahead of the trailing one, at most three).
  *
  * `SumitoTableBoard.create(container, choiceBox, { onPlay, onStatus })` returns a board whose
+ * `setTurn(degrees)` turns it (`turnFor(players, colour)`: each seat's side at the bottom) and whose
  * `update(view)` draws a view { position, legalMoves, mover, players, interactive, busy, last,
  * replaying }; a chosen move is handed to `onPlay(notation)`.
  */
@@ -24,7 +25,19 @@
   };
   const PARTNER = { b: "r", r: "b", w: "g", g: "w" }; // the four-player teams
   const DIRECTIONS = { E: [0, 1], W: [0, -1], NE: [1, 1], SW: [-1, -1], NW: [1, 0], SE: [-1, 0] };
-  const ARROWS = { E: "→", W: "←", NE: "↗", SW: "↙", NW: "↖", SE: "↘" };
+  // Where each direction points on the screen, in degrees clockwise from "right", the board not
+  // turned; and the arrow drawn for each of the six screen directions.
+  const SCREEN_ANGLE = { E: 0, SE: 60, SW: 120, W: 180, NW: 240, NE: 300 };
+  const ARROW_AT = { 0: "→", 60: "↘", 120: "↙", 180: "←", 240: "↖", 300: "↗" };
+  // The turn that puts each seat's side at the bottom of its player's board (the three- and
+  // four-player starts, games.engine.multi), degrees clockwise.
+  const TURNS = { 3: { b: 0, w: 240, r: 120 }, 4: { b: 0, w: 300, r: 180, g: 120 } };
+
+  /** The turn of the board for the player of `colour` at a table of `players` (0: Black's view,
+   * which spectators get). */
+  function turnFor(players, colour) {
+    return (TURNS[players] || {})[colour] || 0;
+  }
   const UNIT = 50; // board.js's distance between cell centres
   const SVG_NS = "http://www.w3.org/2000/svg";
 
@@ -242,7 +255,8 @@
         button.className = "small";
         button.dataset.move = move.notation;
         button.setAttribute("aria-label", `${move.direction} (${move.notation})`);
-        button.textContent = `${ARROWS[move.direction]} ${move.direction} · ${move.notation}`;
+        const shown = (((SCREEN_ANGLE[move.direction] + board.turn()) % 360) + 360) % 360;
+        button.textContent = `${ARROW_AT[shown]} ${move.direction} · ${move.notation}`;
         button.addEventListener("click", () => {
           hideChoice();
           onPlay(move.notation);
@@ -314,8 +328,8 @@
       draw();
     }
 
-    return { update, clearSelection, cells };
+    return { update, clearSelection, cells, setTurn: board.setTurn, turn: board.turn };
   }
 
-  window.SumitoTableBoard = { COLOURS, COLOUR_NAME, parsePosition, describe, create };
+  window.SumitoTableBoard = { COLOURS, COLOUR_NAME, parsePosition, describe, create, turnFor };
 })();

@@ -200,6 +200,11 @@
     const lastPly = ply === null ? doc.ply : ply;
     const before = lastPly > 0 ? positions[lastPly - 1] : null;
     const interactive = myTurn() && ply === null;
+    // A seated player sees their own side at the bottom; spectators see Black's.
+    const seat = mySeat();
+    const turn = window.SumitoTableBoard.turnFor(doc.players, seat ? seat.colour : null);
+    board.setTurn(turn);
+    $("board").dataset.turn = String(turn);
     board.update({
       position,
       legalMoves: interactive ? doc.legal_moves || [] : [],

@@ -100,6 +100,21 @@ def push_off_line(pusher: str = "b", max_rounds: int = 4) -> tuple[str, ...]:
     raise AssertionError(f"no push-off within {max_rounds} rounds")
 
 
+def side_is_at_the_bottom(page, cells) -> bool:
+    """Whether ``cells`` are drawn in the lower third of the page's board, nearest its bottom."""
+    centres = page.locator("#board svg").evaluate(
+        """(svg, names) => {
+            const box = svg.getBoundingClientRect();
+            return names.map((name) => {
+                const cell = svg.querySelector(`[data-cell="${name}"]`).getBoundingClientRect();
+                return (cell.top + cell.height / 2 - box.top) / box.height;
+            });
+        }""",
+        sorted(cells),
+    )
+    return sum(centres) / len(centres) > 0.65
+
+
 def clicks_for(position: MultiPosition, notation: str) -> tuple[list[str], str]:
     """How a player plays ``notation`` on the page: the marbles to select, then a cell to click
     that only this move of those marbles reaches (an in-line move's leading destination, or a
@@ -236,6 +251,14 @@ def test_three_players_play_to_a_push_off_and_a_flag_the_worker_adjudicates(
         expect(page.locator("#turn")).to_have_text(
             re.compile(r"^(Your turn|Black \(ann\) to move)$")
         )
+    # Each player sees their own side at the bottom: the board turned for their seat.
+    start = three_player_start()
+    for colour, page in by_colour.items():
+        expect(page.locator("#board")).to_have_attribute(
+            "data-turn", {"b": "0", "w": "240", "r": "120"}[colour]
+        )
+        assert side_is_at_the_bottom(page, start.cells(colour)), colour
+    page.screenshot(path=SCREENSHOTS.format("turned-board"), full_page=True)
 
     # They play the line by clicking; every page follows each move live.
     position = three_player_start()

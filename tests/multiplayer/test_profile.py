@@ -18,6 +18,13 @@ def test_the_profile_lists_tables_apart_with_the_multi_rating(trio, client):
     assert f"/tables/{table.pk}/" in section and "bob" in section and "cid" in section
     assert "+20" in section  # first of three at 1500 each: two wins worth K/2 each
     assert 'data-category="multi"' in page
+    # Its rating history: a chart on the page, one point in the API, as the other categories.
+    chart = page[page.index('<figure class="rating-chart" data-category="multi">') :]
+    chart = chart[: chart.index("</figure>")]
+    assert chart.count('<circle class="point"') == 1 and "1520 (+20)" in chart
+    ratings = client.get("/api/v1/ratings/players/ann/").json()
+    history = ratings["ratings"]["multi"]["history"]
+    assert [(p["rating"], p["change"]) for p in history] == [(1520, 20)]
     board = client.get("/ratings/?category=multi").content.decode()
     assert "ann" in board and "bob" in board
     assert client.get("/api/v1/ratings/leaderboard/?category=multi").status_code == 200

@@ -6,11 +6,11 @@ from datetime import datetime
 
 from django.utils.translation import gettext as _
 
-from abalone_site.errors import InvalidInput
+from abalone_site.errors import InvalidInput, engine_text
 from accounts.models import User
 from archive.models import NAME_LENGTH, ImportedGame
 from games import engine
-from games.engine.record import read_published_record
+from games.engine.record_published import read_published_record
 
 
 def _shown(value: str) -> str:
@@ -39,7 +39,8 @@ def imported_game_create(
         # 400, as the import's specification asks (the director's board import answers the
         # same problems with 422: its records are our own format, checked as a rule).
         raise InvalidInput(
-            _("The record cannot be read: %(error)s") % {"error": error}, code=error.code
+            _("The record cannot be read: %(error)s") % {"error": engine_text(error)},
+            code=error.code,
         ) from None
     record = engine.write_record(game, headers)
     return ImportedGame.objects.create(

@@ -12,7 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.engine import START_NAMES, Game, RecordError, read_record, write_record
-from games.engine.record import REQUIRED_TAGS, PlyError, read_published_record
+from games.engine.record import REQUIRED_TAGS
+from games.engine.record_published import PlyError, read_published_record
 
 #: Eight plies from the standard start, as our own writer gives them.
 MOVES = ["a1b2", "i5h5", "a2b3", "i6h6", "b1c2", "h4g4", "a3b4", "i7h7"]

@@ -9,7 +9,11 @@ a background thread on a free port of 127.0.0.1 and yields its base URL.
   that every thread of the process opens; with PostgreSQL it is the test database).
   Connections are not kept between requests while it runs (``CONN_MAX_AGE`` 0): a connection left
   open in one of the server's worker threads would keep PostgreSQL from dropping the test
-  database at the end of the session.
+  database at the end of the session. On SQLite, the connections opened while it runs read
+  without read locks (``PRAGMA read_uncommitted``): in shared-cache mode a table lock makes a
+  concurrent reader or writer fail at once ("database table is locked") instead of waiting,
+  which the site's own SQLite file (WAL mode, a busy timeout) never does; the server's requests
+  and the test's own writes (a worker's, a bot's) run side by side here.
 * Static files: pytest-django turns ``DEBUG`` off for tests, so WhiteNoise (which reads DEBUG
   when the application is built) does not look in the finders and there is no collected
   ``STATIC_ROOT``. The application is wrapped in Django's ``ASGIStaticFilesHandler``, which serves
@@ -26,9 +30,16 @@ import threading
 import time
 
 import pytest
+from django.db.backends.signals import connection_created
 
 STARTUP_TIMEOUT_SECONDS = 10.0
 SHUTDOWN_TIMEOUT_SECONDS = 10.0
+
+
+def _no_read_locks(sender, connection, **kwargs) -> None:
+    if connection.vendor == "sqlite":
+        with connection.cursor() as cursor:
+            cursor.execute("PRAGMA read_uncommitted = 1")
 
 
 @pytest.fixture
@@ -43,6 +54,7 @@ def asgi_live_server(transactional_db):
     database = connections.databases["default"]
     saved_max_age = database.get("CONN_MAX_AGE", 0)
     database["CONN_MAX_AGE"] = 0
+    connection_created.connect(_no_read_locks)
 
     # Bind the socket here so the port is ours before the thread starts: no free-port race.
     listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
@@ -77,5 +89,6 @@ def asgi_live_server(transactional_db):
         thread.join(SHUTDOWN_TIMEOUT_SECONDS)
         listener.close()
         database["CONN_MAX_AGE"] = saved_max_age
+        connection_created.disconnect(_no_read_locks)
         if thread.is_alive():
             pytest.fail(f"the ASGI live server did not stop in {SHUTDOWN_TIMEOUT_SECONDS} s")

@@ -260,12 +260,13 @@ def test_a_web_process_killed_during_a_move_burst_loses_and_doubles_no_move(
         clients.append({"b": black_http, "w": white_http})
     acknowledged: dict[int, dict[int, str]] = {game: {} for game in games}
     lost_answers = []
-    plies = 80
+    plies = 400  # a cap: the burst goes on until the kills are done
+    stop = threading.Event()
 
     def play(game_id: int, players: dict) -> None:
         chooser = random.Random(game_id)
         status, state = players["b"].call("GET", f"/api/v1/games/{game_id}/")
-        while state["version"] < plies and state["status"] == "started":
+        while not stop.is_set() and state["version"] < plies and state["status"] == "started":
             side = state["side_to_move"]
             move = chooser.choice(state["legal_moves"])["notation"]
             status, answer = players[side].call(
@@ -288,11 +289,22 @@ def test_a_web_process_killed_during_a_move_burst_loses_and_doubles_no_move(
     for thread in threads:
         thread.start()
     killed = []
-    for pause in (0.7, 1.5):  # one web process, then the other, each in the middle of moves
-        time.sleep(pause)
+
+    def replaced() -> bool:
+        return len([pid for pid in stack.web_process_pids() if pid not in killed]) == 2
+
+    # One web process, then the other, in the middle of moves; then again until a request in
+    # flight was lost with its process (a process may happen to be idle at the instant it dies,
+    # and the clients open a connection per request, so which process serves which is chance).
+    for _attempt in range(10):
+        time.sleep(0.7)
         victim = [pid for pid in stack.web_process_pids() if pid not in killed][0]
         os.kill(victim, signal.SIGKILL)  # uvicorn's parent starts another in its place
         killed.append(victim)
+        assert wait_for(replaced, 30)
+        if len(killed) >= 2 and lost_answers:
+            break
+    stop.set()
     for thread in threads:
         thread.join(180)
     assert wait_for(
@@ -307,7 +319,7 @@ def test_a_web_process_killed_during_a_move_burst_loses_and_doubles_no_move(
         game = Game.objects.get(pk=game_id)
         moves = list(Move.objects.filter(game=game).order_by("ply").values_list("ply", "notation"))
         assert [ply for ply, _ in moves] == list(range(1, game.ply + 1))  # none lost, none twice
-        assert game.ply == plies or game.status == "finished"  # (the rules may end one first)
+        assert game.ply > 0
         for ply, notation in acknowledged[game_id].items():
             assert dict(moves)[ply] == notation  # every acknowledged move, as acknowledged
         replayed = engine_game_of(game)

@@ -13,12 +13,14 @@ the game's chat (``{"type": "chat", ...}``, games.services.chat) and the spectat
 from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext, gettext_noop
 
 from abalone_site.errors import NotFound, ServiceError
 from abalone_site.live import user_group
 from abalone_site.parsers import MalformedJSON, loads
 from abalone_site.renderers import encode_json
+from accounts.languages import socket_language
 from games import services
 from games.events import game_group, spectators_group
 from games.selectors import game_state
@@ -27,8 +29,12 @@ from notifications.consumers import latest_text
 
 
 class GameConsumer(AsyncJsonWebsocketConsumer):
+    watchers_version = -1  # of the newest spectator count this socket has passed on
+
     async def connect(self):
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
+        # Refusals are written in the language a page of the site would use for this client.
+        self.language = socket_language(self.scope)
         state = await self._state()
         if state is None:
             await self.close(code=4404)
@@ -50,7 +56,10 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             await self.channel_layer.group_add(spectators_group(self.game_id), self.channel_name)
             await self._count_watchers(+1)
         else:
-            count = await sync_to_async(watchers_count, thread_sensitive=False)(self.game_id)
+            count, version = await sync_to_async(watchers_count, thread_sensitive=False)(
+                self.game_id
+            )
+            self.watchers_version = max(self.watchers_version, version)
             await self.send_json({"type": "watchers", "game": self.game_id, "count": count})
 
     async def disconnect(self, code):
@@ -65,9 +74,9 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             await self._count_watchers(-1)
 
     async def _count_watchers(self, delta: int) -> None:
-        count = await sync_to_async(watchers_change, thread_sensitive=False)(self.game_id, delta)
-        if count is not None:
-            event = watchers_event(self.game_id, count)
+        changed = await sync_to_async(watchers_change, thread_sensitive=False)(self.game_id, delta)
+        if changed is not None:
+            event = watchers_event(self.game_id, *changed)
             await self.channel_layer.group_send(game_group(self.game_id), event)
 
     async def receive_json(self, content, **kwargs):
@@ -79,7 +88,11 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         else:
             await self._error(
                 "malformed",
-                'Send {"type": "move", "move": ..., "ply": ...} or {"type": "refresh"}.',
+                self._text(
+                    gettext_noop(
+                        'Send {"type": "move", "move": ..., "ply": ...} or {"type": "refresh"}.'
+                    )
+                ),
             )
 
     async def dispatch(self, message):
@@ -92,6 +105,11 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             await super().dispatch(message)
 
     async def game_state(self, event):
+        version = event.get("watchers")
+        if version is not None:  # a spectator count: never one older than the last sent
+            if version <= self.watchers_version:
+                return
+            self.watchers_version = version
         await self.send(text_data=event["text"])  # encoded once by the publisher
 
     @classmethod
@@ -115,22 +133,29 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
     async def _move(self, content):
         user = self.scope.get("user")
         if user is None or not user.is_authenticated:
-            await self._error("not_authenticated", "Log in to play.")
+            await self._error("not_authenticated", self._text(gettext_noop("Log in to play.")))
             return
         move, ply = content.get("move"), content.get("ply")
         if not isinstance(move, str) or not isinstance(ply, int) or isinstance(ply, bool):
-            await self._error("malformed", "A move needs 'move' (text) and 'ply' (a number).")
+            await self._error(
+                "malformed",
+                self._text(gettext_noop("A move needs 'move' (text) and 'ply' (a number).")),
+            )
             return
         try:
-            await database_sync_to_async(services.game_move_apply)(
-                game_id=self.game_id,
-                player=user,
-                move=move,
-                expected_ply=ply,
-                now=timezone.now(),
-            )
+            await database_sync_to_async(self._apply)(user, move, ply)
         except ServiceError as error:
             await self._error(error.code, error.detail)
+
+    def _apply(self, user, move: str, ply: int) -> None:
+        with translation.override(self.language):  # the refusal's detail in the client's language
+            services.game_move_apply(
+                game_id=self.game_id, player=user, move=move, expected_ply=ply, now=timezone.now()
+            )
+
+    def _text(self, message: str) -> str:
+        with translation.override(self.language):
+            return gettext(message)
 
     async def _error(self, code: str, detail: str):
         await self.send_json({"type": "error", "error": code, "detail": detail})

@@ -6,7 +6,7 @@ With more than two players there is no single opponent to minimise over; the par
 each move; each following player (up to ``plies``) answers with the move that is worst for the
 mover by the evaluation below; the mover picks the best worst case. Evaluation, from the mover's
 side: 1000 per marble it (or its team) pushed off minus 1000 per own (or team) marble lost, plus
-the two-player centre and cohesion terms of its marbles (``games.engine.search.evaluate`` against
+the two-player centre and cohesion terms of its marbles (``games.engine.evaluation.evaluate`` against
 everyone else). A push-off that reaches ``marbles_to_win`` wins at once.
 """
 
@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import time
 
+from games.engine.evaluation import MARBLE, WIN, evaluate
 from games.engine.multi import MultiPosition, apply_multi_move
-from games.engine.search import MARBLE, WIN, evaluate
 
 
 def _score(position: MultiPosition, me: int, start_counts: tuple[int, ...]) -> int:

@@ -12,20 +12,15 @@ import pytest
 
 from games.engine import Position, apply_move, start_position
 from games.engine.board import symmetry_maps
-from games.engine.search import (
-    LEVELS,
-    MATE_BOUND,
+from games.engine.evaluation import (
     WIN,
     ZOBRIST_SIDE,
-    Searcher,
-    _delta,
-    _from_table,
-    _to_table,
-    best_move,
     evaluate,
     ordered_moves,
     zobrist,
+    zobrist_delta,
 )
+from games.engine.search import LEVELS, MATE_BOUND, Searcher, _from_table, _to_table, best_move
 
 #: Black to move pushes White's sixth marble off: e3 e2 push e1 off the west edge.
 WIN_NOW = "b|a1,a2,a3,a4,a5,b1,b2,b3,b4,b5,b6,c3,e2,e3|e1,h5,h6,h7,i5,i6,i7,i8,i9"
@@ -115,7 +110,11 @@ def test_the_incremental_hash_is_the_hash_of_the_position():
                 break
             move = rng.choice(offs or moves)
             colour = 0 if position.side_to_move == "b" else 1
-            key ^= _delta(colour, move.own_xor) ^ _delta(1 - colour, move.opp_xor) ^ ZOBRIST_SIDE
+            key ^= (
+                zobrist_delta(colour, move.own_xor)
+                ^ zobrist_delta(1 - colour, move.opp_xor)
+                ^ ZOBRIST_SIDE
+            )
             position, _ = apply_move(position, move)
             assert key == zobrist(position)
 

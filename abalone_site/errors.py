@@ -8,14 +8,26 @@ The rules engine's own errors (``games.engine.errors``) carry English templates 
 catalogues translate: :func:`engine_text` gives one in the active language.
 """
 
+from decimal import Decimal, InvalidOperation
+
+from django.utils.formats import number_format
 from django.utils.translation import gettext
 
 
-def engine_text(error: Exception) -> str:
-    """The message of a rules-engine error in the active language (its English template and
-    named values through the catalogues); any other exception's text as it is."""
+def local_number(text: str) -> str:
+    """A decimal number written the active language's way ("1.5" -> "1,5" in German)."""
+    try:
+        return number_format(Decimal(text))
+    except (InvalidOperation, ValueError):
+        return text
+
+
+def engine_text(error: object) -> str:
+    """The message of a rules-engine error, or a pure engine's ``Text``, in the active language
+    (its English template and named values through the catalogues, its numbers written the
+    language's way); any other exception's text as it is."""
     render = getattr(error, "render", None)
-    return render(gettext) if callable(render) else str(error)
+    return render(gettext, local_number) if callable(render) else str(error)
 
 
 class ServiceError(Exception):

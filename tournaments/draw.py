@@ -12,7 +12,6 @@ from tournaments import history
 from tournaments.models import Board, ByeRequest, Entrant, ForbiddenPair, Tournament
 from tournaments.pairing import berger_pairings, pair_swiss
 
-NOTE_LENGTH = 1000
 # A round-robin board with a withdrawn player is a forfeit: (black gone, white gone) -> result.
 WITHDRAWAL_FORFEITS = {
     (True, True): Board.Result.DOUBLE_FORFEIT,
@@ -75,20 +74,21 @@ def swiss_boards(tournament: Tournament, number: int) -> list[Board]:
         rules=tournament.pairing_rules,
     )
 
-    def note(*numbers: int) -> str:
-        return " / ".join(filter(None, (pairing.notes.get(n) for n in numbers)))[:NOTE_LENGTH]
+    def noted(board: Board, *numbers: int) -> Board:
+        board.set_note(*(pairing.notes[n] for n in numbers if n in pairing.notes))
+        return board
 
     boards = [
-        Board(black=by_number[first], white=by_number[second], note=note(first, second))
+        noted(Board(black=by_number[first], white=by_number[second]), first, second)
         for first, second in pairing.pairs
     ]
     if pairing.bye is not None:
         boards.append(
-            Board(black=by_number[pairing.bye], bye=Board.Bye.PAIRING, note=note(pairing.bye))
+            noted(Board(black=by_number[pairing.bye], bye=Board.Bye.PAIRING), pairing.bye)
         )
     for entrant in entrants:
         if entrant.pk in requested and entrant.pk not in absent:
             boards.append(
-                Board(black=entrant, bye=requested[entrant.pk], note=note(entrant.pairing_number))
+                noted(Board(black=entrant, bye=requested[entrant.pk]), entrant.pairing_number)
             )
     return boards

@@ -4,7 +4,11 @@ from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from abalone_site.errors import engine_text
+from games.engine.errors import Text
 from games.models import START_CHOICES
+
+NOTE_LENGTH = 1000
 
 DEFAULT_TIEBREAKS = ["buchholz_cut1", "buchholz", "sonneborn_berger", "direct_encounter", "wins"]
 #: A round-robin's: everybody meets everybody, so Buchholz says nothing (FIDE C.07 13).
@@ -294,7 +298,10 @@ class Board(models.Model):
         blank=True,
         related_name="tournament_board",
     )
-    note = models.TextField(max_length=1000, blank=True, help_text="why this pairing")
+    note = models.TextField(max_length=NOTE_LENGTH, blank=True, help_text="why this pairing")
+    # The same note as texts to translate (games.engine.errors.Text.to_data), shown in each
+    # reader's language; empty for a note written before notes were kept so (shown as it is).
+    note_data = models.JSONField(default=list, blank=True)
 
     class Meta:
         ordering = ["round", "number"]
@@ -308,6 +315,22 @@ class Board(models.Model):
     @property
     def is_bye(self) -> bool:
         return self.white_id is None
+
+    def set_note(self, *texts: Text) -> None:
+        """Why this pairing, as English templates (``note`` keeps their English, for exports)."""
+        self.note = " / ".join(str(text) for text in texts)[:NOTE_LENGTH]
+        self.note_data = [text.to_data() for text in texts]
+
+    @property
+    def shown_note(self) -> str:
+        """The note in the active language."""
+        try:
+            texts = [Text.from_data(data) for data in self.note_data or ()]
+        except ValueError:
+            texts = []
+        if not texts:
+            return self.note
+        return " / ".join(engine_text(text) for text in texts)
 
 
 class ResultChange(models.Model):

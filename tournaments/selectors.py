@@ -87,7 +87,7 @@ def board_document(board: Board) -> dict:
         "white_marbles": board.white_marbles,
         "termination": board.termination or None,
         "game": board.game_id,
-        "note": board.note,
+        "note": board.shown_note,
     }
 
 

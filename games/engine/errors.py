@@ -29,6 +29,17 @@ class Term(str):
     __slots__ = ()
 
 
+class Number(str):
+    """A decimal number in a message (``Number("1.5")``): written with the reader's decimal
+    separator when the site gives ``render`` a ``number`` function, as it is otherwise."""
+
+    __slots__ = ()
+
+
+#: Writes a :class:`Number` for the reader ("1.5" -> "1,5"); None: as it is.
+NumberFormat = Callable[[str], str] | None
+
+
 class Text:
     """A message that is part of another (``ply 4 (move 2, White)``): its template and named
     values, shown in English by ``str`` and in the reader's language by :meth:`render`."""
@@ -39,23 +50,79 @@ class Text:
         self.template = template
         self.params = params
 
-    def render(self, translate: Callable[[str], str] = lambda text: text) -> str:
-        return _render(self.template, self.params, translate)
+    def render(
+        self, translate: Callable[[str], str] = lambda text: text, number: NumberFormat = None
+    ) -> str:
+        return _render(self.template, self.params, translate, number)
 
     def __str__(self) -> str:
         return self.render()
 
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Text):
+            return NotImplemented
+        return (self.template, self.params) == (other.template, other.params)
 
-def _shown(value: object, translate: Callable[[str], str]) -> object:
-    if isinstance(value, (Text, MessageError)):
-        return value.render(translate)
+    def __hash__(self) -> int:
+        return hash(self.template)
+
+    def __repr__(self) -> str:
+        return f"Text({self.template!r}, **{self.params!r})"
+
+    def to_data(self) -> dict:
+        """The text as JSON-ready data, to be stored and shown later in each reader's language
+        (:meth:`from_data`): ``{"text": template, "values": {name: value}}``, a :class:`Term`
+        as ``{"term": word}``, a :class:`Number` as ``{"number": "1.5"}``, a nested text the
+        same way."""
+        return {"text": self.template, "values": {k: _data(v) for k, v in self.params.items()}}
+
+    @classmethod
+    def from_data(cls, data: dict) -> Text:
+        """The text :meth:`to_data` gave; raises ``ValueError`` on anything else."""
+        if not isinstance(data, dict) or not isinstance(data.get("text"), str):
+            raise ValueError(f"not a stored text: {data!r}")
+        values = data.get("values", {})
+        if not isinstance(values, dict):
+            raise ValueError(f"not a stored text: {data!r}")
+        return cls(data["text"], **{str(k): _from_data(v) for k, v in values.items()})
+
+
+def _data(value: object) -> object:
+    if isinstance(value, Text):
+        return value.to_data()
     if isinstance(value, Term):
-        return translate(value)
+        return {"term": str(value)}
+    if isinstance(value, Number):
+        return {"number": str(value)}
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    return str(value)
+
+
+def _from_data(value: object) -> object:
+    if isinstance(value, dict):
+        if isinstance(value.get("term"), str):
+            return Term(value["term"])
+        if isinstance(value.get("number"), str):
+            return Number(value["number"])
+        return Text.from_data(value)
     return value
 
 
-def _render(template: str, params: dict, translate: Callable[[str], str]) -> str:
-    values = {name: _shown(value, translate) for name, value in params.items()}
+def _shown(value: object, translate: Callable[[str], str], number: NumberFormat = None) -> object:
+    if isinstance(value, (Text, MessageError)):
+        return value.render(translate, number)
+    if isinstance(value, Term):
+        return translate(value)
+    if isinstance(value, Number) and number is not None:
+        return number(value)
+    return value
+
+
+def _render(
+    template: str, params: dict, translate: Callable[[str], str], number: NumberFormat = None
+) -> str:
+    values = {name: _shown(value, translate, number) for name, value in params.items()}
     text = translate(template)
     if not values:
         return text
@@ -94,11 +161,13 @@ class MessageError(ValueError):
         super().__init__(self.message)
         self.code = code or self.default_code
 
-    def render(self, translate: Callable[[str], str] = lambda text: text) -> str:
-        """The message in the language ``translate`` gives (the site's ``gettext``); the
-        English without it."""
-        text = _render(self.template, self.params, translate)
-        subject = _shown(self.subject, translate)
+    def render(
+        self, translate: Callable[[str], str] = lambda text: text, number: NumberFormat = None
+    ) -> str:
+        """The message in the language ``translate`` gives (the site's ``gettext``; its numbers
+        as ``number`` writes them); the English without it."""
+        text = _render(self.template, self.params, translate, number)
+        subject = _shown(self.subject, translate, number)
         return f"{subject}{self.joined}{text}" if subject else text
 
 

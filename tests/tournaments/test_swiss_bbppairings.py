@@ -190,4 +190,4 @@ def test_issue_7_notes_explain_every_player():
     assert event.total_rounds == 15 and event.next_round == 15
     pairing = pair_swiss(event.players, round_number=15, total_rounds=15)
     assert set(pairing.notes) == set(range(1, 61))
-    assert all(note.endswith(".") for note in pairing.notes.values())
+    assert all(str(note).endswith(".") for note in pairing.notes.values())

@@ -13,7 +13,7 @@ Public API (everything else is internal):
   system: the 2026 text by :mod:`tournaments.pairing.dutch2026`, or ``"dutch-until-2026"``
   by py4swiss) and
   :func:`explain_pairing` ``(players, pairing, *, scoring, round_number=None,
-  first_colour="b") -> dict[int, str]``.
+  first_colour="b") -> dict[int, Text]`` (English templates the site translates).
 - Round-robin: :func:`berger_pairings` ``(n_players, round_number, *, double=False,
   swap_last_two_rounds=False) -> list[tuple[int, int | None]]`` and :func:`berger_rounds`
   ``(n_players, *, double=False) -> int`` (FIDE Berger tables).

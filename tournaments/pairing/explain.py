@@ -1,7 +1,7 @@
 """Human explanations of a Swiss round's pairing, one sentence per player.
 
 Public API: :func:`explain_pairing` ``(players, pairing, *, scoring, round_number=None,
-first_colour="b") -> dict[int, str]``; helpers :func:`colour_preference` (C.04.3 A.6) and
+first_colour="b") -> dict[int, Text]``; helpers :func:`colour_preference` (C.04.3 A.6) and
 :func:`colour_rule` (which of E.1-E.5 decides a pair, and who moves first by it).
 
 The explanation is reconstructed from the scores and colour histories, not from the engine's
@@ -17,6 +17,10 @@ internal trace, so it only states what can be read off the result:
 - the pairing-allocated bye, or why a player was not paired.
 
 Colours are named the Abalone way: Black moves first (FIDE's White).
+
+Each explanation is a :class:`~games.engine.errors.Text`: English templates with named values
+(``str`` gives the English), which the site keeps as data (``Text.to_data``) and shows in each
+reader's language, as it shows the engines' errors.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from games.engine.errors import Number, Term, Text, gettext_noop
 from tournaments.pairing.model import (
     BLACK,
     WHITE,
@@ -35,25 +40,49 @@ from tournaments.pairing.model import (
 )
 
 ABSOLUTE, STRONG, MILD, NONE = 3, 2, 1, 0
-_STRENGTH_NAME = {ABSOLUTE: "absolute", STRONG: "strong", MILD: "mild", NONE: "no"}
-_COLOUR_NAME = {BLACK: "Black (moves first)", WHITE: "White (moves second)"}
+_COLOUR_NAME = {
+    BLACK: Term(gettext_noop("Black (moves first)")),
+    WHITE: Term(gettext_noop("White (moves second)")),
+}
+_COLOUR_WORD = {BLACK: Term(gettext_noop("Black")), WHITE: Term(gettext_noop("White"))}
 _BYE_REASONS = {
-    "H": "requested a half-point bye",
-    "F": "has a full-point bye",
-    "Z": "is absent (zero-point bye)",
-    "U": "already has a pairing-allocated bye",
-    "+": "already has a forfeit win",
-    "-": "is recorded with a forfeit loss",
+    "H": gettext_noop("requested a half-point bye"),
+    "F": gettext_noop("has a full-point bye"),
+    "Z": gettext_noop("is absent (zero-point bye)"),
+    "U": gettext_noop("already has a pairing-allocated bye"),
+    "+": gettext_noop("already has a forfeit win"),
+    "-": gettext_noop("is recorded with a forfeit loss"),
+}
+
+# E.5's reason, by (odd pairing number, counted only among those taking part).
+_PARITY_REASONS = {
+    (True, False): gettext_noop(
+        "no colour preference on either side: the higher-ranked player (%(number)s) has an odd "
+        "pairing number, so takes %(colour)s"
+    ),
+    (False, False): gettext_noop(
+        "no colour preference on either side: the higher-ranked player (%(number)s) has an even "
+        "pairing number, so takes %(colour)s"
+    ),
+    (True, True): gettext_noop(
+        "no colour preference on either side: the higher-ranked player (%(number)s) has an odd "
+        "pairing number (%(counted)s counting only those taking part), so takes %(colour)s"
+    ),
+    (False, True): gettext_noop(
+        "no colour preference on either side: the higher-ranked player (%(number)s) has an even "
+        "pairing number (%(counted)s counting only those taking part), so takes %(colour)s"
+    ),
 }
 
 
-def _points(value: float) -> str:
-    text = f"{value:g}"
-    return f"{text} point" if value == 1 else f"{text} points"
+def _points(value: float) -> Text:
+    if value == 1:
+        return Text(gettext_noop("1 point"))
+    return Text(gettext_noop("%(points)s points"), points=Number(f"{value:g}"))
 
 
-def _group(value: float) -> str:
-    return f"{value:g}-point group"
+def _group(value: float) -> Text:
+    return Text(gettext_noop("the %(points)s-point group"), points=Number(f"{value:g}"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,16 +93,22 @@ class _Preference:
     double: bool  # the last two games played were with the same colour
     colours: tuple[str, ...]
 
-    def describe(self) -> str:
+    def describe(self) -> Text:
         if self.strength == ABSOLUTE:
             if abs(self.difference) > 1:
-                return f"absolute preference (colour difference {self.difference:+d})"
-            return "absolute preference (same colour in the last two games)"
+                return Text(
+                    gettext_noop("absolute preference (colour difference %(difference)s)"),
+                    difference=f"{self.difference:+d}",
+                )
+            return Text(gettext_noop("absolute preference (same colour in the last two games)"))
         if self.strength == STRONG:
-            return f"strong preference (colour difference {self.difference:+d})"
+            return Text(
+                gettext_noop("strong preference (colour difference %(difference)s)"),
+                difference=f"{self.difference:+d}",
+            )
         if self.strength == MILD:
-            return "mild preference (alternating from the last game)"
-        return "no colour preference (no game played yet)"
+            return Text(gettext_noop("mild preference (alternating from the last game)"))
+        return Text(gettext_noop("no colour preference (no game played yet)"))
 
 
 def colour_preference(player: PairingPlayer, round_number: int) -> _Preference:
@@ -157,24 +192,28 @@ def _colour_reasons(
     rank_key: dict[int, tuple[float, int]],
     first_colour: str,
     parity: dict[int, int] | None,
-) -> dict[int, str]:
+) -> dict[int, Text]:
     """Why ``first`` got Black and ``second`` White, following E.1-E.5 in order."""
     got = {first: BLACK, second: WHITE}
     higher, lower = sorted((first, second), key=lambda n: rank_key[n], reverse=True)
     rule, predicted_first, why = colour_rule(first, second, prefs, rank_key, first_colour, parity)
 
-    def own(number: int) -> str:
+    def own(number: int) -> Text:
         pref = prefs[number]
         if pref.side is None:
-            return "no colour preference of their own (no game played yet)"
-        wanted = pref.side == got[number]
-        return f"{'as wanted' if wanted else 'against their wish'}: {pref.describe()}"
+            return Text(gettext_noop("no colour preference of their own (no game played yet)"))
+        if pref.side == got[number]:
+            return Text(gettext_noop("as wanted: %(preference)s"), preference=pref.describe())
+        return Text(gettext_noop("against their wish: %(preference)s"), preference=pref.describe())
+
+    def with_own(number: int, reason: str) -> Text:
+        return Text(gettext_noop("%(own)s; %(reason)s"), own=own(number), reason=Text(reason))
 
     if predicted_first != first:
-        text = "colours as set for this board, not those the FIDE colour rules give"
-        return {first: f"{own(first)}; {text}", second: f"{own(second)}; {text}"}
+        text = gettext_noop("colours as set for this board, not those the FIDE colour rules give")
+        return {n: with_own(n, text) for n in (first, second)}
     if rule == "E.1":
-        return {n: f"{own(n)}; both preferences granted" for n in (first, second)}
+        return {n: with_own(n, gettext_noop("both preferences granted")) for n in (first, second)}
     if rule == "E.2":
         ph, pl = prefs[higher], prefs[lower]
         if ph.strength != pl.strength:
@@ -182,31 +221,38 @@ def _colour_reasons(
         else:
             winner = higher if abs(ph.difference) > abs(pl.difference) else lower
         loser = lower if winner == higher else higher
-        reasons = {winner: f"{own(winner)}; the {why} is granted"}
-        if prefs[loser].side is None:
-            reasons[loser] = "no colour preference: the opponent's preference is granted"
+        if why == "stronger preference":
+            granted = gettext_noop("the stronger preference is granted")
+            lost = gettext_noop("the opponent's stronger preference is granted")
         else:
-            reasons[loser] = f"{own(loser)}; the opponent's {why} is granted"
+            granted = gettext_noop("the larger colour difference is granted")
+            lost = gettext_noop("the opponent's larger colour difference is granted")
+        reasons = {winner: with_own(winner, granted)}
+        if prefs[loser].side is None:
+            reasons[loser] = Text(
+                gettext_noop("no colour preference: the opponent's preference is granted")
+            )
+        else:
+            reasons[loser] = with_own(loser, lost)
         return reasons
     if rule == "E.3":
-        text = (
+        text = gettext_noop(
             "equal preferences, so colours alternate from the last game in which the two "
             "had different colours"
         )
-        return {n: f"{own(n)}; {text}" for n in (first, second)}
+        return {n: with_own(n, text) for n in (first, second)}
     if rule == "E.4":
         return {
-            higher: f"{own(higher)}; equal preferences: the higher-ranked player's wins",
-            lower: f"{own(lower)}; equal preferences: the higher-ranked opponent's wins",
+            higher: with_own(
+                higher, gettext_noop("equal preferences: the higher-ranked player's wins")
+            ),
+            lower: with_own(
+                lower, gettext_noop("equal preferences: the higher-ranked opponent's wins")
+            ),
         }
     effective = (parity or {}).get(higher, higher)
-    odd = "odd" if effective % 2 else "even"
-    counted = "" if effective == higher else f" ({effective} counting only those taking part)"
-    colour = got[higher]
-    text = (
-        f"no colour preference on either side: the higher-ranked player ({higher}) has an "
-        f"{odd} pairing number{counted}, so takes {_COLOUR_NAME[colour].split(' ')[0]}"
-    )
+    template = _PARITY_REASONS[bool(effective % 2), effective != higher]
+    text = Text(template, number=higher, counted=effective, colour=_COLOUR_WORD[got[higher]])
     return {first: text, second: text}
 
 
@@ -218,7 +264,7 @@ def explain_pairing(
     round_number: int | None = None,
     first_colour: str = BLACK,
     parity: dict[int, int] | None = None,
-) -> dict[int, str]:
+) -> dict[int, Text]:
     """One sentence per player of ``players`` explaining their place in ``pairing``.
 
     ``round_number`` defaults to one after the last round present in the available players'
@@ -251,8 +297,8 @@ def explain_pairing(
         passing = sum(1 for n in in_round if score[n] > group_score >= reached[n])
         return residents + passing
 
-    notes: dict[int, str] = {}
-    colour_reasons: dict[int, str] = {}
+    notes: dict[int, Text] = {}
+    colour_reasons: dict[int, Text] = {}
     for first, second in pairing.pairs:
         colour_reasons.update(_colour_reasons(first, second, prefs, rank_key, first_colour, parity))
 
@@ -261,20 +307,37 @@ def explain_pairing(
         own_score = score[number]
         if number not in in_round:
             entry = player.entry(round_number)
-            if entry is not None:
-                why = _BYE_REASONS.get(entry.result, f"has result {entry.result!r}")
-                notes[number] = f"Not paired in round {round_number}: {why}."
+            if entry is None:
+                why = Text(gettext_noop("withdrawn or unavailable"))
+            elif entry.result in _BYE_REASONS:
+                why = Text(_BYE_REASONS[entry.result])
             else:
-                notes[number] = f"Not paired in round {round_number}: withdrawn or unavailable."
+                why = Text(gettext_noop("has result %(result)r"), result=entry.result)
+            notes[number] = Text(
+                gettext_noop("Not paired in round %(round)s: %(why)s."), round=round_number, why=why
+            )
             continue
         if opponent[number] is None:
             size = bracket_size(own_score)
-            notes[number] = (
-                f"In the {_group(own_score)}; gets the pairing-allocated bye "
-                f"({_points(scoring.pab)}): an odd number of players "
-                f"({len(in_round)}) had to be paired, and the bye goes to a player of the lowest "
-                f"group possible who has had neither a bye nor a forfeit win"
-                + (f" (the group had {size} players)." if size > 1 else ".")
+            if size > 1:
+                template = gettext_noop(
+                    "In %(group)s; gets the pairing-allocated bye (%(points)s): an odd number of "
+                    "players (%(players)s) had to be paired, and the bye goes to a player of the "
+                    "lowest group possible who has had neither a bye nor a forfeit win (the group "
+                    "had %(size)s players)."
+                )
+            else:
+                template = gettext_noop(
+                    "In %(group)s; gets the pairing-allocated bye (%(points)s): an odd number of "
+                    "players (%(players)s) had to be paired, and the bye goes to a player of the "
+                    "lowest group possible who has had neither a bye nor a forfeit win."
+                )
+            notes[number] = Text(
+                template,
+                group=_group(own_score),
+                points=_points(scoring.pab),
+                players=len(in_round),
+                size=size,
             )
             continue
         other = opponent[number]
@@ -282,23 +345,47 @@ def explain_pairing(
         other_score = score[other]
         colour = BLACK if (number, other) in pairing.pairs else WHITE
         if own_score == other_score:
-            where = f"Paired within the {_group(own_score)} against {other}"
+            where = Text(
+                gettext_noop("Paired within %(group)s against %(other)s"),
+                group=_group(own_score),
+                other=other,
+            )
         elif own_score > other_score:
             size = bracket_size(own_score)
-            reason = (
-                f"the group had an odd number of players ({size})"
-                if size % 2
-                else "no legal partner was left in the group (earlier meetings, colours, "
-                "or the pairing of the groups below)"
-            )
-            where = (
-                f"Floated down from the {_group(own_score)} to meet {other} "
-                f"({_points(other_score)}): {reason}"
+            if size % 2:
+                reason = Text(
+                    gettext_noop("the group had an odd number of players (%(size)s)"), size=size
+                )
+            else:
+                reason = Text(
+                    gettext_noop(
+                        "no legal partner was left in the group (earlier meetings, colours, "
+                        "or the pairing of the groups below)"
+                    )
+                )
+            where = Text(
+                gettext_noop(
+                    "Floated down from %(group)s to meet %(other)s (%(points)s): %(reason)s"
+                ),
+                group=_group(own_score),
+                other=other,
+                points=_points(other_score),
+                reason=reason,
             )
         else:
-            where = (
-                f"Floated up from the {_group(own_score)} to meet {other}, who floated down "
-                f"from the {_group(other_score)}"
+            where = Text(
+                gettext_noop(
+                    "Floated up from %(group)s to meet %(other)s, who floated down from "
+                    "%(other_group)s"
+                ),
+                group=_group(own_score),
+                other=other,
+                other_group=_group(other_score),
             )
-        notes[number] = f"{where}. Plays {_COLOUR_NAME[colour]}, {colour_reasons[number]}."
+        notes[number] = Text(
+            gettext_noop("%(where)s. Plays %(colour)s, %(reason)s."),
+            where=where,
+            colour=_COLOUR_NAME[colour],
+            reason=colour_reasons[number],
+        )
     return notes

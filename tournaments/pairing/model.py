@@ -171,11 +171,12 @@ class Scoring:
 class RoundPairing:
     """A round's pairing: ``pairs`` are (first mover = Black, second mover = White) pairing
     numbers in board order, ``bye`` the player given the pairing-allocated bye, ``notes`` a
-    human explanation per player (see :func:`tournaments.pairing.explain_pairing`)."""
+    human explanation per player, an English template the site translates (see
+    :func:`tournaments.pairing.explain_pairing`)."""
 
     pairs: list[tuple[int, int]]
     bye: int | None = None
-    notes: dict[int, str] = field(default_factory=dict)
+    notes: dict[int, Text] = field(default_factory=dict)
 
 
 def score_before(player: PairingPlayer, round_number: int, scoring: Scoring) -> float:

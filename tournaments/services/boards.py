@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 
 from abalone_site.errors import Conflict, NotFound, Unprocessable
 from accounts.models import User
+from games.engine.errors import Text, gettext_noop
 from tournaments.models import AuditEntry, Board, ByeRequest, Entrant, Round, Tournament
 from tournaments.permissions import require_director
 from tournaments.selectors import pairing_warnings
@@ -76,7 +77,7 @@ def board_pairing_edit(
             if changed in seating.removed:
                 changed.delete()
             elif changed in seating.changed:
-                changed.save(update_fields=["black", "white", "bye", "note"])
+                changed.save(update_fields=["black", "white", "bye", "note", "note_data"])
         white_name = white.user.username if white is not None else "a bye"
         audit(
             tournament,
@@ -135,7 +136,7 @@ def _seat(
     arriving = [e for e in (black, white) if e is not None and e.pk not in before]
     edited.black, edited.white = black, white
     edited.bye = "" if white is not None else Board.Bye.PAIRING
-    edited.note = "edited by a director"
+    edited.set_note(Text(gettext_noop("edited by a director")))
     for player in arriving:
         home = next(
             (b for b in boards if b is not edited and player.pk in (b.black_id, b.white_id)), None
@@ -152,9 +153,15 @@ def _seat(
                 home.white = taking
             if home.white_id is None:  # a bye is the player's own: the newcomer's is allocated
                 home.bye = Board.Bye.PAIRING
-            home.note = f"edited by a director (swapped with board {edited.number})"
+            home.set_note(
+                Text(
+                    gettext_noop("edited by a director (swapped with board %(board)s)"),
+                    board=edited.number,
+                )
+            )
             seating.notes.append(
-                f"{taking.user.username} moves to board {home.number} in {name}'s place."
+                _("%(moving)s moves to board %(board)s in %(name)s's place.")
+                % {"moving": taking.user.username, "board": home.number, "name": name}
             )
             continue
         remaining = home.white if home.black_id == player.pk else home.black
@@ -166,10 +173,13 @@ def _seat(
             continue
         home.black, home.white = remaining, None
         home.bye = Board.Bye.PAIRING
-        home.note = "edited by a director: left without an opponent"
+        home.set_note(Text(gettext_noop("edited by a director: left without an opponent")))
         seating.notes.append(
-            f"{remaining.user.username} is left without an opponent: board {home.number} is "
-            "now their pairing-allocated bye."
+            _(
+                "%(name)s is left without an opponent: board %(board)s is now their "
+                "pairing-allocated bye."
+            )
+            % {"name": remaining.user.username, "board": home.number}
         )
     if leaving:
         names = " and ".join(e.user.username for e in leaving)
@@ -273,32 +283,29 @@ def _bye_on_paired_round(round_: Round, entrant: Entrant, kind: str, said: str) 
         .order_by("number")
     )
     own = next(b for b in boards if entrant.pk in (b.black_id, b.white_id))
-    note = "a bye granted by a director"
+    note = Text(gettext_noop("a bye granted by a director"))
     if own.white_id is None:  # already a bye (allocated or asked for): now the granted one
-        own.bye, own.note = kind, note
-        own.save(update_fields=["bye", "note"])
+        own.bye = kind
+        own.set_note(note)
+        own.save(update_fields=["bye", "note", "note_data"])
         return f"{said} in round {round_.number}."
     opponent = own.white if own.black_id == entrant.pk else own.black
-    Board.objects.create(
-        round=round_,
-        number=max(b.number for b in boards) + 1,
-        black=entrant,
-        bye=kind,
-        note=note,
-    )
+    granted = Board(round=round_, number=max(b.number for b in boards) + 1, black=entrant, bye=kind)
+    granted.set_note(note)
+    granted.save()
     allocated = next((b for b in boards if b.bye == Board.Bye.PAIRING), None)
     if allocated is not None:  # the two left alone play each other
         own.black, own.white, own.bye = allocated.black, opponent, ""
-        own.note = "paired by a director after a granted bye"
+        own.set_note(Text(gettext_noop("paired by a director after a granted bye")))
         allocated.delete()
-        own.save(update_fields=["black", "white", "bye", "note"])
+        own.save(update_fields=["black", "white", "bye", "note", "note_data"])
         return (
             f"{said} in round {round_.number}; {opponent.user.username} now plays "
             f"{own.black.user.username} (who had the pairing-allocated bye) on board {own.number}."
         )
     own.black, own.white, own.bye = opponent, None, Board.Bye.PAIRING
-    own.note = "left without an opponent by a granted bye"
-    own.save(update_fields=["black", "white", "bye", "note"])
+    own.set_note(Text(gettext_noop("left without an opponent by a granted bye")))
+    own.save(update_fields=["black", "white", "bye", "note", "note_data"])
     return (
         f"{said} in round {round_.number}; {opponent.user.username} gets the pairing-allocated "
         f"bye on board {own.number}."

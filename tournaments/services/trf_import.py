@@ -27,6 +27,7 @@ from django.utils.translation import gettext as _
 from abalone_site.errors import InvalidInput, Unprocessable, engine_text
 from accounts.models import User
 from clubs.models import Club
+from games.engine.errors import Text, gettext_noop
 from tournaments.history import BOARD_RESULT_TRF_CODES
 from tournaments.models import Board, ByeRequest, Entrant, ForbiddenPair, Round, Tournament
 from tournaments.pairing import PairingError, PairingPlayer, RoundEntry, read_trf
@@ -42,6 +43,7 @@ BOARD_RESULTS = {codes: result for result, codes in BOARD_RESULT_TRF_CODES.items
 FORFEITS = {Board.Result.BLACK_FORFEIT_WIN, Board.Result.WHITE_FORFEIT_WIN}
 BYE_REQUEST_KINDS = ("F", "H", "Z")
 MAX_ROUNDS = 30
+IMPORTED_NOTE = Text(gettext_noop("imported from a TRF file"))
 
 
 @dataclass
@@ -399,7 +401,8 @@ def _create_rounds(
                     if board.result in FORFEITS or board.result == Board.Result.DOUBLE_FORFEIT
                     else "entered"
                 ),
-                note="imported from a TRF file",
+                note=str(IMPORTED_NOTE),
+                note_data=[IMPORTED_NOTE.to_data()],
             )
             for board_number, board in enumerate(planned, start=1)
         )

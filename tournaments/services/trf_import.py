@@ -187,7 +187,10 @@ def plan_rounds(event: TrfTournament) -> RoundsPlan:
             if entry.opponent is None:
                 bye = {"+": "F", "-": "Z"}.get(entry.result, entry.result)
                 if entry.result in ("+", "-"):
-                    lone_forfeits.append(f"{player.name} ({entry.result}, round {number})")
+                    lone_forfeits.append(
+                        _("%(name)s (%(result)s, round %(round)s)")
+                        % {"name": player.name, "result": entry.result, "round": number}
+                    )
                 if bye == "Z" and number < first_round[player.number]:
                     continue  # before a late entry's first round: no board, as Sumito does
                 byes.append(PlannedBoard(player.number, None, bye=bye))
@@ -199,9 +202,8 @@ def plan_rounds(event: TrfTournament) -> RoundsPlan:
         plan.boards[number] = games + byes
     if lone_forfeits:
         plan.notes.append(
-            "Forfeits without an opponent became byes worth the same points: "
-            + ", ".join(lone_forfeits)
-            + "."
+            _("Forfeits without an opponent became byes worth the same points: %(forfeits)s.")
+            % {"forfeits": ", ".join(lone_forfeits)}
         )
     return plan
 
@@ -425,8 +427,11 @@ def _create_future(
             elif not player.available:
                 requests[(player.number, next_round)] = "Z"
                 notes.append(
-                    f"{player.name} is not to be paired in round {next_round}: a zero-point "
-                    "bye is entered for them (withdraw them if they have left)."
+                    _(
+                        "%(name)s is not to be paired in round %(round)s: a zero-point bye is "
+                        "entered for them (withdraw them if they have left)."
+                    )
+                    % {"name": player.name, "round": next_round}
                 )
     for bye in event.requested_byes:
         if bye.round <= total:
@@ -445,17 +450,23 @@ def _create_future(
         for a, b in event.forbidden_pairs
     )
     partial = [
-        f"{', '.join(map(str, group.players))} (rounds {group.first_round}-{group.last_round})"
+        _("%(players)s (rounds %(first)s-%(last)s)")
+        % {
+            "players": ", ".join(map(str, group.players)),
+            "first": group.first_round,
+            "last": group.last_round,
+        }
         for group in event.forbidden_groups
         if group.last_round >= next_round
         and not (group.first_round <= next_round and group.last_round >= total)
     ]
     if partial:
         notes.append(
-            "Forbidden pairings of only some rounds (260): Sumito's hold for the rest of the "
-            "event, so those in force in round "
-            f"{next_round} were kept for every round and the others left out: "
-            + "; ".join(partial)
-            + "."
+            _(
+                "Forbidden pairings of only some rounds (260): Sumito's hold for the rest of the "
+                "event, so those in force in round %(round)s were kept for every round and the "
+                "others left out: %(groups)s."
+            )
+            % {"round": next_round, "groups": "; ".join(partial)}
         )
     return notes

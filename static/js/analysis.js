@@ -29,49 +29,7 @@
 
   // --- shared: the API, polling, scores ----------------------------------------------------------
 
-  function csrfToken() {
-    const cookie = document.cookie.split(";").map((part) => part.trim())
-      .find((part) => part.startsWith("csrftoken="));
-    if (cookie) return decodeURIComponent(cookie.slice("csrftoken=".length));
-    const field = document.querySelector("input[name=csrfmiddlewaretoken]");
-    return field ? field.value : "";
-  }
-
-  class ApiError extends Error {
-    constructor(status, code, detail) {
-      super(detail);
-      this.status = status;
-      this.code = code;
-    }
-  }
-
-  /** A call to the site's API at `url` (same origin, the session's CSRF token); its JSON. */
-  async function api(method, url, body) {
-    const options = { method, credentials: "same-origin", headers: { Accept: "application/json" } };
-    if (method !== "GET") {
-      options.headers["Content-Type"] = "application/json";
-      options.headers["X-CSRFToken"] = csrfToken();
-      options.body = JSON.stringify(body || {});
-    }
-    let response;
-    try {
-      response = await fetch(url, options);
-    } catch (networkError) {
-      throw new ApiError(0, "network", gettext("The server cannot be reached. Check your connection."));
-    }
-    let data = null;
-    try {
-      data = await response.json();
-    } catch (parseError) {
-      data = null;
-    }
-    if (!response.ok) {
-      const detail = data && typeof data.detail === "string" ? data.detail
-        : format(gettext("The server answered %(status)s."), { status: response.status });
-      throw new ApiError(response.status, (data && data.error) || `http_${response.status}`, detail);
-    }
-    return data;
-  }
+  const { call: api, ApiError } = window.SumitoApi;
 
   /**
    * Follow an analysis: `onDoc(first)` at once, then each newer document as it comes. The

@@ -302,13 +302,7 @@
 
   // --- talking to the server ------------------------------------------------------------------------
 
-  function csrfToken() {
-    const cookie = document.cookie.split(";").map((part) => part.trim())
-      .find((part) => part.startsWith("csrftoken="));
-    if (cookie) return decodeURIComponent(cookie.slice("csrftoken=".length));
-    const field = document.querySelector("input[name=csrfmiddlewaretoken]");
-    return field ? field.value : "";
-  }
+  const { csrfToken } = window.SumitoApi;
 
   /** Mark ids (all when null) read; resolves when the server has answered (or failed). */
   function markRead(ids, { keepalive = false } = {}) {

@@ -78,39 +78,7 @@
 
   // --- talking to the server ---------------------------------------------------------------------
 
-  function csrfToken() {
-    const cookie = document.cookie.split(";").map((part) => part.trim())
-      .find((part) => part.startsWith("csrftoken="));
-    return cookie ? decodeURIComponent(cookie.slice("csrftoken=".length)) : "";
-  }
-
-  async function api(method, path, body) {
-    const options = { method, credentials: "same-origin", headers: { Accept: "application/json" } };
-    if (method !== "GET") {
-      options.headers["Content-Type"] = "application/json";
-      options.headers["X-CSRFToken"] = csrfToken();
-      options.body = JSON.stringify(body || {});
-    }
-    let response;
-    try {
-      response = await fetch(apiBase + path, options);
-    } catch (networkError) {
-      throw Object.assign(new Error(gettext("The server cannot be reached. Check your connection.")),
-        { code: "network" });
-    }
-    let data = null;
-    try {
-      data = await response.json();
-    } catch (parseError) {
-      data = null;
-    }
-    if (!response.ok) {
-      const detail = data && typeof data.detail === "string" ? data.detail
-        : format(gettext("The server answered %(status)s."), { status: response.status });
-      throw Object.assign(new Error(detail), { code: (data && data.error) || `http_${response.status}` });
-    }
-    return data;
-  }
+  const api = (method, path, body) => window.SumitoApi.call(method, apiBase + path, body);
 
   async function refresh() {
     try {

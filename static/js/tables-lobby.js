@@ -21,37 +21,7 @@
   const myUserId = root.dataset.userId ? Number(root.dataset.userId) : null;
   let shownSignature = null;
 
-  function csrfToken() {
-    const cookie = document.cookie.split(";").map((part) => part.trim())
-      .find((part) => part.startsWith("csrftoken="));
-    return cookie ? decodeURIComponent(cookie.slice("csrftoken=".length)) : "";
-  }
-
-  async function api(method, url, body) {
-    const options = { method, credentials: "same-origin", headers: { Accept: "application/json" } };
-    if (method !== "GET") {
-      options.headers["Content-Type"] = "application/json";
-      options.headers["X-CSRFToken"] = csrfToken();
-      options.body = JSON.stringify(body || {});
-    }
-    let response;
-    try {
-      response = await fetch(url, options);
-    } catch (networkError) {
-      throw new Error(gettext("The server cannot be reached. Check your connection."));
-    }
-    let data = null;
-    try {
-      data = await response.json();
-    } catch (parseError) {
-      data = null;
-    }
-    if (!response.ok) {
-      throw new Error(data && typeof data.detail === "string" ? data.detail
-        : format(gettext("The server answered %(status)s."), { status: response.status }));
-    }
-    return data;
-  }
+  const { call: api } = window.SumitoApi;
 
   // --- the list ----------------------------------------------------------------------------------
 

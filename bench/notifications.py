@@ -41,8 +41,21 @@ import orjson
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench import games as stack  # noqa: E402
+from bench import games  # noqa: E402
 from bench.common import free_port, machine_facts, recreate_database  # noqa: E402
+from bench.live.client import Connection, make_players, wait_until_ready  # noqa: E402
+from bench.live.phases import moves_phase  # noqa: E402
+from bench.live.report import percentile, verdict  # noqa: E402
+from bench.live.stack import (  # noqa: E402
+    BenchError,
+    Services,
+    check_environment,
+    log,
+    migrate_and_set_up_django,
+    stack_env,
+    start_stack,
+    tail,
+)
 
 TARGET_P99_S = 1.0
 
@@ -126,7 +139,7 @@ async def notify_phase(args, port: int, listeners, web_pids, start_moves, moves_
         for p, r in zip(listeners, readies, strict=True)
     ]
     await asyncio.wait_for(asyncio.gather(*(r.wait() for r in readies)), 120)
-    stack.log(f"{len(listeners)} player sockets open")
+    log(f"{len(listeners)} player sockets open")
 
     memory = None
     if args.idle:
@@ -141,14 +154,12 @@ async def notify_phase(args, port: int, listeners, web_pids, start_moves, moves_
         await asyncio.sleep(2.0)
         after = rss_bytes(web_pids)
         memory = (before, after, len(opened))
-        stack.log(
-            f"{len(opened)} idle sockets: web RSS {before / 2**20:.1f} -> {after / 2**20:.1f} MiB"
-        )
+        log(f"{len(opened)} idle sockets: web RSS {before / 2**20:.1f} -> {after / 2**20:.1f} MiB")
 
     start_moves()
     await asyncio.sleep(5.0)  # the games started and warmed up: the events come while they play
     rng = random.Random(args.seed)
-    connections = [stack.Connection("127.0.0.1", port) for _ in listeners]
+    connections = [Connection("127.0.0.1", port) for _ in listeners]
     gap = 1.0 / args.event_rate
     start = time.perf_counter()
     locks = [asyncio.Lock() for _ in listeners]
@@ -207,26 +218,26 @@ def report(args, facts, delays, missing, errors, memory, moves, during_moves) ->
     if delays:
         after = sorted(d for _, d in delays)
         ordered = sorted(d for d, _ in delays)
-        p = lambda f: stack.percentile(ordered, f) * 1000  # noqa: E731
+        p = lambda f: percentile(ordered, f) * 1000  # noqa: E731
         print(
             f"notification reached the tab: p50 {p(0.5):.0f} ms, p95 {p(0.95):.0f} ms, "
             f"p99 {p(0.99):.0f} ms, max {ordered[-1] * 1000:.0f} ms "
             f"({len(delays)} delivered, {missing} missing), from the POST sent"
         )
         print(
-            f"  of which after the POST's answer: p50 {stack.percentile(after, 0.5) * 1000:.0f} "
-            f"ms, p99 {stack.percentile(after, 0.99) * 1000:.0f} ms (the push itself)"
+            f"  of which after the POST's answer: p50 {percentile(after, 0.5) * 1000:.0f} "
+            f"ms, p99 {percentile(after, 0.99) * 1000:.0f} ms (the push itself)"
         )
-        verdict = stack.verdict(stack.percentile(ordered, 0.99) < TARGET_P99_S and not missing)
-        print(f"target p99 < {TARGET_P99_S:g} s, none lost: {verdict}")
+        outcome = verdict(percentile(ordered, 0.99) < TARGET_P99_S and not missing)
+        print(f"target p99 < {TARGET_P99_S:g} s, none lost: {outcome}")
     if errors:
         print(f"refused requests: {errors}")
     latencies, move_errors = moves
     if latencies:
         ordered = sorted(latencies)
         print(
-            f"moves meanwhile: {len(ordered)} answered, p50 {stack.percentile(ordered, 0.5):.0f} "
-            f"ms, p99 {stack.percentile(ordered, 0.99):.0f} ms, errors {move_errors}"
+            f"moves meanwhile: {len(ordered)} answered, p50 {percentile(ordered, 0.5):.0f} "
+            f"ms, p99 {percentile(ordered, 0.99):.0f} ms, errors {move_errors}"
         )
     if memory is not None:
         before, after, count = memory
@@ -255,7 +266,7 @@ def parse_args(argv=None):
 
 def main(argv=None) -> int:
     args = parse_args(argv)
-    admin_url, bench_url, redis_url = stack.check_environment(args.db_name, args.allow_redis_db0)
+    admin_url, bench_url, redis_url = check_environment(args.db_name, args.allow_redis_db0)
     facts = machine_facts()
 
     def on_sigterm(signum, frame):
@@ -264,8 +275,8 @@ def main(argv=None) -> int:
     signal.signal(signal.SIGTERM, on_sigterm)
     scratch = Path(tempfile.mkdtemp(prefix="sumito-bench-notify-"))
     # the events are challenges; this is not a throttle test
-    env = stack.stack_env(bench_url, redis_url, THROTTLE_CHALLENGES="1000000/m")
-    services = stack.Services(env, scratch)
+    env = stack_env(bench_url, redis_url, THROTTLE_CHALLENGES="1000000/m")
+    services = Services(env, scratch)
     created = False
     try:
         recreate_database(admin_url, args.db_name)
@@ -273,15 +284,15 @@ def main(argv=None) -> int:
         import redis
 
         redis.Redis.from_url(redis_url).flushdb()
-        stack.migrate_and_set_up_django(env)
+        migrate_and_set_up_django(env)
         port = free_port()
-        web = stack.start_stack(services, port, args.web_workers, scratch)
-        stack.log("creating players")
-        listeners = stack.make_players(args.listeners, "note", sessions=True)
-        movers = stack.make_players(2 * args.games, "bench")
-        stack.wait_until_ready(services, port)
+        web = start_stack(services, port, args.web_workers, scratch)
+        log("creating players")
+        listeners = make_players(args.listeners, "note", sessions=True)
+        movers = make_players(2 * args.games, "bench")
+        wait_until_ready(services, port)
 
-        move_args = stack.parse_args(
+        move_args = games.parse_args(
             ["--games", str(args.games), "--moves-per-game", str(args.moves_per_game),
              "--rate", str(args.rate), "--no-closed-loop"]
         )  # fmt: skip
@@ -294,7 +305,7 @@ def main(argv=None) -> int:
         results = context.Queue()
 
         def play():
-            stats = stack.moves_phase(move_args, port, movers, lambda: 0, services, rate=args.rate)
+            stats = moves_phase(move_args, port, movers, lambda: 0, services, rate=args.rate)
             results.put((stats.latencies_ms, dict(stats.errors)))
 
         player = context.Process(target=play, name="moves", daemon=True)
@@ -311,10 +322,10 @@ def main(argv=None) -> int:
         return 0
     except KeyboardInterrupt:
         return 130
-    except (stack.BenchError, subprocess.CalledProcessError) as error:
-        stack.log(f"failed: {error}")
+    except (BenchError, subprocess.CalledProcessError) as error:
+        log(f"failed: {error}")
         for service in services.services:
-            stack.log(f"{service.name}:\n{stack.tail(service.log_path, 30)}")
+            log(f"{service.name}:\n{tail(service.log_path, 30)}")
         return 1
     finally:
         services.stop()

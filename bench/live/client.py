@@ -1,0 +1,404 @@
+"""The benchmark's players: a small keep-alive HTTP/1.1 client on asyncio streams, players with
+tokens, and games played or watched as two browsers would."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+
+import orjson
+
+from bench.live.stack import BenchError, Services, tail
+
+# --- a small keep-alive HTTP/1.1 client on asyncio streams --------------------------------------
+
+
+class HttpError(Exception):
+    pass
+
+
+class Connection:
+    """One keep-alive connection; requests on it are sequential (one game's moves are)."""
+
+    def __init__(self, host: str, port: int):
+        self.host, self.port = host, port
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+
+    async def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+            with contextlib.suppress(Exception):
+                await self.writer.wait_closed()
+        self.reader = self.writer = None
+
+    async def request(
+        self, method: str, path: str, *, token: str | None = None, body: dict | None = None
+    ) -> tuple[int, dict]:
+        for attempt in range(2):
+            if self.writer is None:
+                self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
+            try:
+                return await self._request(method, path, token, body)
+            except (ConnectionError, asyncio.IncompleteReadError, HttpError):
+                await self.close()
+                if attempt:
+                    raise
+        raise AssertionError("unreachable")
+
+    async def _request(
+        self, method: str, path: str, token: str | None, body: dict | None
+    ) -> tuple[int, dict]:
+        assert self.reader is not None and self.writer is not None
+        payload = orjson.dumps(body) if body is not None else b""
+        head = [
+            f"{method} {path} HTTP/1.1",
+            f"Host: {self.host}:{self.port}",
+            "Accept: application/json",
+            "Connection: keep-alive",
+            f"Content-Length: {len(payload)}",
+        ]
+        if body is not None:
+            head.append("Content-Type: application/json")
+        if token:
+            head.append(f"Authorization: Token {token}")
+        self.writer.write(("\r\n".join(head) + "\r\n\r\n").encode() + payload)
+        await self.writer.drain()
+        status_line = await self.reader.readline()
+        if not status_line:
+            raise HttpError("connection closed before a response")
+        status = int(status_line.split()[1])
+        headers: dict[str, str] = {}
+        while True:
+            line = await self.reader.readline()
+            if line in (b"\r\n", b"\n", b""):
+                break
+            name, _, value = line.decode("latin-1").partition(":")
+            headers[name.strip().lower()] = value.strip()
+        if "content-length" in headers:
+            raw = await self.reader.readexactly(int(headers["content-length"]))
+        elif headers.get("transfer-encoding", "").lower() == "chunked":
+            chunks = []
+            while True:
+                size = int((await self.reader.readline()).split(b";")[0], 16)
+                if size == 0:
+                    await self.reader.readline()
+                    break
+                chunks.append(await self.reader.readexactly(size))
+                await self.reader.readline()
+            raw = b"".join(chunks)
+        else:
+            raw = await self.reader.read()
+            await self.close()
+        if headers.get("connection", "").lower() == "close":
+            await self.close()
+        try:
+            data = orjson.loads(raw) if raw else {}  # a client in C, as a browser's would be
+        except ValueError:
+            data = {"error": "not_json", "detail": raw[:200].decode(errors="replace")}
+        return status, data
+
+
+# --- players and games -------------------------------------------------------------------------
+
+
+@dataclass
+class Player:
+    username: str
+    key: str
+    session: str = ""  # a logged-in session's key (the WebSocket authenticates by its cookie)
+
+
+def make_players(count: int, prefix: str, *, sessions: bool = False) -> list[Player]:
+    """Players with an unusable password (no slow hashing) and one API token each; with
+    ``sessions``, also a logged-in session each, as a browser that logged in has."""
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+    from django.contrib.sessions.backends.db import SessionStore
+
+    from accounts.models import User
+    from accounts.services import api_token_create
+
+    players = []
+    for index in range(count):
+        user = User.objects.create_user(username=f"{prefix}{index:04d}", password=None)
+        _token, key = api_token_create(user=user, name="bench")
+        session = ""
+        if sessions:
+            store = SessionStore()
+            store[SESSION_KEY] = str(user.pk)
+            store[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+            store[HASH_SESSION_KEY] = user.get_session_auth_hash()
+            store.create()
+            session = store.session_key
+        players.append(Player(user.username, key, session))
+    return players
+
+
+async def start_game(
+    conn: Connection, black: Player, white: Player, settings: dict, errors: Counter
+) -> dict | None:
+    """Challenge + accept; None (the error counted) if the server refuses either."""
+    status, challenge = await conn.request(
+        "POST",
+        "/api/v1/challenges/",
+        token=black.key,
+        body={**settings, "opponent": white.username, "colour": "black"},
+    )
+    if status != 201:
+        errors[f"challenge {status} {challenge.get('error', '?')}"] += 1
+        return None
+    status, state = await conn.request(
+        "POST", f"/api/v1/challenges/{challenge['id']}/accept/", token=white.key
+    )
+    if status != 201:
+        errors[f"accept {status} {state.get('error', '?')}"] += 1
+        return None
+    return state
+
+
+def pick_move(state: dict, rng: random.Random) -> str:
+    """A seeded random legal move, preferring moves that push nothing (games last longer)."""
+    moves = state["legal_moves"]
+    quiet = [move for move in moves if not move.get("pushed")]
+    return rng.choice(quiet or moves)["notation"]
+
+
+@dataclass
+class MoveStats:
+    latencies_ms: list[float] = field(default_factory=list)
+    errors: Counter = field(default_factory=Counter)
+    setup_errors: Counter = field(default_factory=Counter)
+    games_started: int = 0
+    peak_connections: int = 0
+    games_over: int = 0
+    first_at: float | None = None
+    last_at: float = 0.0
+    cpu: dict = field(default_factory=dict)
+    speed_ms: tuple[float, float] = (0.0, 0.0)  # speed_probe() before and after the phase
+    answered_at: list[float] = field(default_factory=list)
+    spans: list[tuple[float, float]] = field(default_factory=list)  # per game: first, last
+    # --watch: when each measured move was sent, (game, version after it) -> (time, mover),
+    # and when each state reached each socket, (game, colour, version) -> time
+    sent: dict = field(default_factory=dict)
+    arrived: dict = field(default_factory=dict)
+    sockets: int = 0
+    socket_errors: Counter = field(default_factory=Counter)
+
+    def event_delays_ms(self) -> tuple[list[float], int]:
+        """How long each measured move took to reach the opponent's socket, from the moment
+        its POST was sent; and how many moves never reached it."""
+        delays, missing = [], 0
+        for (game_id, version), (sent_at, mover) in self.sent.items():
+            opponent = "w" if mover == "b" else "b"
+            arrived = self.arrived.get((game_id, opponent, version))
+            if arrived is None:
+                missing += 1
+            else:
+                delays.append((arrived - sent_at) * 1000)
+        return delays, missing
+
+    @property
+    def wall(self) -> float:
+        return (self.last_at - self.first_at) if self.latencies_ms and self.first_at else 0.0
+
+    @property
+    def steady_rate(self) -> float:
+        """Moves answered per second while every game was playing: from the last game's first
+        move to the first game's last, leaving out the ramps where games start and end."""
+        if not self.spans:
+            return 0.0
+        start = max(first for first, _ in self.spans)
+        end = min(last for _, last in self.spans)
+        if end - start < 1.0:
+            return len(self.answered_at) / self.wall if self.wall else 0.0
+        return sum(1 for t in self.answered_at if start <= t <= end) / (end - start)
+
+
+class Pace:
+    """When a game sends its next move: at once (closed loop), or on a schedule that offers
+    ``rate`` moves/s over ``games`` games (each game every games/rate s on average, 0.5-1.5x
+    that, staggered at the start; a game whose answer comes late sends at once)."""
+
+    def __init__(self, rate: float | None, games: int):
+        self.interval = games / rate if rate else 0.0
+
+    async def first(self, rng: random.Random) -> float:
+        if self.interval:
+            await asyncio.sleep(rng.uniform(0, self.interval))
+        return time.monotonic()
+
+    async def next(self, due: float, rng: random.Random) -> float:
+        if not self.interval:
+            return time.monotonic()
+        due += self.interval * rng.uniform(0.5, 1.5)
+        delay = due - time.monotonic()
+        if delay > 0:
+            await asyncio.sleep(delay)
+            return due
+        return time.monotonic()  # behind schedule: send now, do not bunch up
+
+
+async def play_game(
+    conns: dict[str, Connection],
+    state: dict,
+    players: dict[str, Player],
+    plies: int,
+    rng: random.Random,
+    stats: MoveStats | None,
+    pace: Pace,
+) -> dict:
+    """Play until ``plies``; each player sends on their own connection, as two browsers do.
+    With ``stats`` None (the warm-up) nothing is recorded."""
+    game_id = state["id"]
+    path = f"/api/v1/games/{game_id}/moves/"
+    due = await pace.first(rng)
+    span_start = None
+    while state["status"] == "started" and state["legal_moves"] and state["version"] < plies:
+        colour = state["side_to_move"]
+        body = {"move": pick_move(state, rng), "ply": state["version"]}
+        started = time.perf_counter()
+        if stats is not None:
+            stats.sent[(game_id, state["version"] + 1)] = (started, colour)
+        status, answer = await conns[colour].request(
+            "POST", path, token=players[colour].key, body=body
+        )
+        finished = time.perf_counter()
+        if stats is not None:
+            if stats.first_at is None:
+                stats.first_at = started
+            if span_start is None:
+                span_start = started
+            stats.last_at = max(stats.last_at, finished)
+            stats.answered_at.append(finished)
+            stats.latencies_ms.append((finished - started) * 1000)
+        if status == 200:
+            state = answer
+        else:
+            if stats is not None:
+                stats.errors[f"{status} {answer.get('error', '?')}"] += 1
+            for attempt in range(10):  # refetch the state (as a client does) and play on
+                status, fetched = await conns[colour].request("GET", f"/api/v1/games/{game_id}/")
+                if status == 200:
+                    state = fetched
+                    break
+                if stats is not None:
+                    stats.errors[f"GET {status} {fetched.get('error', '?')}"] += 1
+                await asyncio.sleep(0.1 * (attempt + 1))
+            else:
+                return state
+        due = await pace.next(due, rng)
+    if stats is not None:
+        if span_start is not None:
+            stats.spans.append((span_start, time.perf_counter()))
+        if state["status"] != "started":
+            stats.games_over += 1
+    return state
+
+
+async def watch_game(
+    port: int, game_id: int, colour: str, player: Player, stats: MoveStats, opened: asyncio.Event
+) -> None:
+    """A player's browser tab on the game: its WebSocket, logged in by the session cookie (with
+    the compression browsers ask for), and the time every state reaches it. ``opened`` is set
+    once the first state arrived: the socket is then in the game's group."""
+    from websockets.asyncio.client import connect
+
+    try:
+        async with connect(
+            f"ws://127.0.0.1:{port}/ws/games/{game_id}/",
+            origin=f"http://127.0.0.1:{port}",
+            additional_headers={"Cookie": f"sessionid={player.session}"},
+            ping_interval=None,
+            max_size=None,
+        ) as socket:
+            async for raw in socket:
+                arrived = time.perf_counter()
+                message = orjson.loads(raw)
+                if message.get("type") == "state":
+                    key = (game_id, colour, message["state"]["version"])
+                    stats.arrived.setdefault(key, arrived)
+                    opened.set()
+                elif message.get("type") == "error":
+                    stats.socket_errors[f"error {message.get('error')}"] += 1
+    except asyncio.CancelledError:
+        raise
+    except Exception as error:  # noqa: BLE001 - counted and reported: the socket is the measure
+        stats.socket_errors[type(error).__name__] += 1
+    finally:
+        opened.set()  # a socket that failed must not hold up the phase
+
+
+async def progress_line(label: str, done, total: int, stop: asyncio.Event, probe=None) -> None:
+    started = time.monotonic()
+    while not stop.is_set():
+        if probe is not None:
+            probe()
+        elapsed = time.monotonic() - started
+        count = done()
+        rate = count / elapsed if elapsed > 0 else 0.0
+        print(
+            f"\r\033[K[bench] {label}: {count}/{total}  {rate:6.1f}/s  {elapsed:5.1f} s",
+            end="",
+            file=sys.stderr,
+            flush=True,
+        )
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(stop.wait(), 0.5)
+    print(file=sys.stderr, flush=True)
+
+
+async def gather_limited(coroutines, limit: int):
+    semaphore = asyncio.Semaphore(limit)
+
+    async def run(coroutine):
+        async with semaphore:
+            return await coroutine
+
+    return await asyncio.gather(*(run(c) for c in coroutines))
+
+
+def options(base_seconds: int, increment_seconds: int) -> dict:
+    return {
+        "base_seconds": base_seconds,
+        "increment_seconds": increment_seconds,
+        "marbles_to_win": 6,
+        "start": "belgian",
+        "rated": True,
+    }
+
+
+def wait_until_ready(services: Services, port: int, timeout: float = 60.0) -> None:
+    """Until the web answers on the port, the worker answers a ping and beat still runs."""
+    from abalone_site.celery import app
+
+    deadline = time.monotonic() + timeout
+
+    async def web_ok() -> bool:
+        conn = Connection("127.0.0.1", port)
+        try:
+            status, _ = await conn.request("GET", "/api/v1/games/?limit=1")
+            return status == 200
+        except OSError:
+            return False
+        finally:
+            await conn.close()
+
+    web_ready = worker_ready = False
+    while time.monotonic() < deadline:
+        services.check_alive()
+        web_ready = web_ready or asyncio.run(web_ok())
+        worker_ready = worker_ready or bool(app.control.ping(timeout=0.5))
+        if web_ready and worker_ready:
+            time.sleep(1.0)  # the other uvicorn workers and beat's first tick
+            services.check_alive()
+            return
+        time.sleep(0.2)
+    raise BenchError(
+        f"not ready after {timeout:.0f} s (web {web_ready}, worker {worker_ready}):\n"
+        + "\n".join(tail(s.log_path, 10) for s in services.services)
+    )

@@ -33,6 +33,12 @@ class TableCreateSerializer(StrictSerializer):
     marbles_to_win = serializers.IntegerField(min_value=1, max_value=6, default=6)
     rated = serializers.BooleanField(default=True)
     placement = serializers.BooleanField(default=False, help_text="start with the placement phase")
+    start = TextField(
+        max_length=600,
+        required=False,
+        help_text="a custom start: a position string, side to move then each colour's cells in "
+        "turn order ('b|a1,a2,...|...|...'); the marbles pushed off count from it",
+    )
     colour = serializers.ChoiceField(
         choices=["random", *COLOUR_CHOICES],
         default="random",

@@ -63,9 +63,12 @@ def table_create(
     rated: bool = True,
     colour: str = "random",
     placement: bool = False,
+    start: str | None = None,
     now: datetime,
 ) -> Table:
-    """A new table of ``players`` seats with ``creator`` seated (``colour`` or by lot)."""
+    """A new table of ``players`` seats with ``creator`` seated (``colour`` or by lot), from
+    the players' fixed start, the placement phase, or ``start``: a position string with one
+    list per colour (:func:`custom_start`)."""
     if players not in (3, 4):
         raise InvalidInput(
             _("A table has 3 or 4 players, not %(players)s.") % {"players": players},
@@ -94,7 +97,15 @@ def table_create(
             % {"players": players, "colours": ", ".join(colours), "colour": repr(colour)},
             code="bad_colour",
         )
-    start = empty_board(players) if placement else start_of(players)
+    start = (start or "").strip() or None  # a blank start is no start
+    if start is not None and placement:
+        raise InvalidInput(
+            _("Choose a start position or the placement phase, not both."), code="bad_start"
+        )
+    if start is not None:
+        start = custom_start(start, players)
+    else:
+        start = empty_board(players) if placement else start_of(players)
     with transaction.atomic():
         table = Table.objects.create(
             created_by=creator,
@@ -117,6 +128,46 @@ def table_create(
         _sit(table, creator, None if colour == "random" else colour, now)
     events.table_changed(table.pk, lobby=True)
     return table
+
+
+def custom_start(text: str, players: int) -> MultiPosition:
+    """A table's start from a position string (``<side>|<cells>|...``, one list per colour in
+    turn order), or a 400 naming the problem. Every colour has a marble and a move to start
+    with; the marbles pushed off are counted from this position on."""
+    try:
+        position = MultiPosition.from_string(text)
+    except engine.EngineError as error:
+        raise InvalidInput(
+            _("The start position cannot be used: %(error)s") % {"error": engine_text(error)},
+            code="bad_start",
+        ) from error
+    if position.players != players:
+        raise InvalidInput(
+            _(
+                "The start position has %(colours)s colours; a %(players)s-player table needs "
+                "%(players)s."
+            )
+            % {"colours": position.players, "players": players},
+            code="bad_start",
+        )
+    empty = [
+        COLOUR_NAMES[c]
+        for c, cells in zip(position.colours, position.boards, strict=True)
+        if not cells
+    ]
+    if empty:
+        raise InvalidInput(
+            _("Every colour needs a marble on the board; %(colours)s has none.")
+            % {"colours": ", ".join(_(name) for name in empty)},
+            code="bad_start",
+        )
+    if not position.legal_moves():
+        raise InvalidInput(
+            _("%(colour)s, first to move, has no legal move in this position.")
+            % {"colour": _(COLOUR_NAMES[position.side_to_move])},
+            code="bad_start",
+        )
+    return position
 
 
 def _locked(table_id: int) -> Table:

@@ -148,6 +148,7 @@
       const green = $("colour").querySelector("option[value=g]");
       green.disabled = players() !== 4;
       if (green.disabled && $("colour").value === "g") $("colour").value = "random";
+      $("start-position").disabled = $("placement").checked; // placement starts from an empty board
     };
     form.addEventListener("change", syncFields);
     syncFields();
@@ -184,6 +185,8 @@
         placement: $("placement").checked,
         colour: $("colour").value,
       };
+      const start = $("start-position").value.trim();
+      if (start && !body.placement) body.start = start;
       $("create-submit").disabled = true;
       try {
         const table = await api("POST", API, body);

@@ -347,3 +347,28 @@ def test_three_players_play_to_a_push_off_and_a_flag_the_worker_adjudicates(
     assert game.position.to_string() == final["position"]
     assert (headers["Termination"], headers["Out"]) == ("time", flagging)
     assert headers["Players"] == ", ".join(seat["user"]["username"] for seat in final["seats"])
+
+
+def test_a_table_from_a_pasted_start_position_and_a_bad_one_refused_on_the_form(
+    open_page, log_in, make_player
+):
+    make_player("dee")
+    page = log_in(open_page(), "dee", PASSWORD)
+    page.goto("/tables/")
+    start = page.get_by_label("Start position (optional)")
+    page.get_by_label("Place the marbles first").check()
+    expect(start).to_be_disabled()  # placement starts from an empty board
+    page.get_by_label("Place the marbles first").uncheck()
+    start.fill("b|b2,c3|e5|a1|i9")  # four colours at a three-player table
+    page.get_by_role("button", name="Create table").click()
+    expect(page.locator("#create-error")).to_have_text(
+        "The start position has 4 colours; a 3-player table needs 3."
+    )
+    assert not Table.objects.exists()
+    start.fill("b|b2,c3|e5,e6|a1")
+    page.get_by_role("button", name="Create table").click()
+    expect(page).to_have_url(re.compile(r"/tables/\d+/$"))
+    table = Table.objects.get()
+    assert table.start_position == table.position == "b|b2,c3|e5,e6|a1"
+    expect(page.locator("#turn")).to_have_text("Waiting for players: 2 of 3 seats open")
+    page.screenshot(path=SCREENSHOTS.format("custom-start"), full_page=True)

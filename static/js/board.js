@@ -198,7 +198,56 @@
     return { svg: drawing, cells, setPosition, highlight, setTurn, turn: () => angle };
   }
 
+  /**
+   * Ask which way to play when two broadsides share a destination: in `box`, a prompt, a button
+   * per move (`arrowOf(move)` the arrow drawn for its direction) and Cancel, placed under
+   * `anchor` (the cell's element) and kept within `width` pixels of the box's parent. A button
+   * hides the box and calls `onPick(move)`; Cancel only hides it.
+   */
+  function askDirection(box, moves, { arrowOf, anchor, width, onPick }) {
+    box.replaceChildren();
+    const prompt = document.createElement("span");
+    prompt.className = "direction-prompt";
+    prompt.textContent = gettext("Which way?");
+    box.appendChild(prompt);
+    for (const move of moves) {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "small";
+      button.dataset.move = move.notation;
+      button.dataset.direction = move.direction;
+      button.setAttribute("aria-label", `${move.direction} (${move.notation})`);
+      button.textContent = `${arrowOf(move)} ${move.direction} · ${move.notation}`;
+      button.addEventListener("click", () => {
+        hideDirections(box);
+        onPick(move);
+      });
+      box.appendChild(button);
+    }
+    const cancel = document.createElement("button");
+    cancel.type = "button";
+    cancel.className = "small secondary";
+    cancel.textContent = gettext("Cancel");
+    cancel.addEventListener("click", () => hideDirections(box));
+    box.appendChild(cancel);
+    const cellBox = anchor.getBoundingClientRect();
+    const parentBox = box.parentElement.getBoundingClientRect();
+    box.hidden = false;
+    const left = cellBox.left + cellBox.width / 2 - parentBox.left - box.offsetWidth / 2;
+    box.style.left = `${Math.max(0, Math.min(left, width - box.offsetWidth))}px`;
+    box.style.top = `${cellBox.bottom - parentBox.top + 6}px`;
+    box.querySelector("button").focus();
+  }
+
+  function hideDirections(box) {
+    if (box && !box.hidden) {
+      box.hidden = true;
+      box.replaceChildren();
+    }
+  }
+
   window.SumitoBoard = {
     create, parsePosition, moveCells, formatClock, cellName, parseCell, isCell, COLOUR_NAME,
+    askDirection, hideDirections,
   };
 })();

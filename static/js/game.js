@@ -194,49 +194,16 @@
       return;
     }
     // Two broadsides can share a destination: ask which way.
-    const box = $("direction-choice");
-    box.replaceChildren();
-    const prompt = document.createElement("span");
-    prompt.className = "direction-prompt";
-    prompt.textContent = gettext("Which way?");
-    box.appendChild(prompt);
-    for (const move of moves) {
-      const button = document.createElement("button");
-      button.type = "button";
-      button.className = "small";
-      button.dataset.move = move.notation;
-      button.dataset.direction = move.direction;
-      button.setAttribute("aria-label", `${move.direction} (${move.notation})`);
-      button.textContent = `${ARROWS[flipped ? TURNED[move.direction] : move.direction]} ${move.direction} · ${move.notation}`;
-      button.addEventListener("click", () => {
-        hideDirectionChoice();
-        commit(move);
-      });
-      box.appendChild(button);
-    }
-    const cancel = document.createElement("button");
-    cancel.type = "button";
-    cancel.className = "small secondary";
-    cancel.textContent = gettext("Cancel");
-    cancel.addEventListener("click", hideDirectionChoice);
-    box.appendChild(cancel);
-    const group = cells.get(cell);
-    const boardBox = $("board").getBoundingClientRect();
-    const cellBox = group.getBoundingClientRect();
-    const parentBox = box.parentElement.getBoundingClientRect();
-    box.hidden = false;
-    const left = cellBox.left + cellBox.width / 2 - parentBox.left - box.offsetWidth / 2;
-    box.style.left = `${Math.max(0, Math.min(left, boardBox.width - box.offsetWidth))}px`;
-    box.style.top = `${cellBox.bottom - parentBox.top + 6}px`;
-    box.querySelector("button").focus();
+    window.SumitoBoard.askDirection($("direction-choice"), moves, {
+      arrowOf: (move) => ARROWS[flipped ? TURNED[move.direction] : move.direction],
+      anchor: cells.get(cell),
+      width: $("board").getBoundingClientRect().width,
+      onPick: commit,
+    });
   }
 
   function hideDirectionChoice() {
-    const box = $("direction-choice");
-    if (box && !box.hidden) {
-      box.hidden = true;
-      box.replaceChildren();
-    }
+    window.SumitoBoard.hideDirections($("direction-choice"));
   }
 
   /** Play a move on the current ply; resolves to whether the server took it. */

@@ -244,45 +244,16 @@
         return;
       }
       // Two broadsides can share a destination: ask which way.
-      choiceBox.replaceChildren();
-      const prompt = document.createElement("span");
-      prompt.className = "direction-prompt";
-      prompt.textContent = gettext("Which way?");
-      choiceBox.appendChild(prompt);
-      for (const move of moves) {
-        const button = document.createElement("button");
-        button.type = "button";
-        button.className = "small";
-        button.dataset.move = move.notation;
-        button.setAttribute("aria-label", `${move.direction} (${move.notation})`);
-        const shown = (((SCREEN_ANGLE[move.direction] + board.turn()) % 360) + 360) % 360;
-        button.textContent = `${ARROW_AT[shown]} ${move.direction} · ${move.notation}`;
-        button.addEventListener("click", () => {
-          hideChoice();
-          onPlay(move.notation);
-        });
-        choiceBox.appendChild(button);
-      }
-      const cancel = document.createElement("button");
-      cancel.type = "button";
-      cancel.className = "small secondary";
-      cancel.textContent = gettext("Cancel");
-      cancel.addEventListener("click", hideChoice);
-      choiceBox.appendChild(cancel);
-      const cellBox = cells.get(cell).getBoundingClientRect();
-      const parentBox = choiceBox.parentElement.getBoundingClientRect();
-      choiceBox.hidden = false;
-      const left = cellBox.left + cellBox.width / 2 - parentBox.left - choiceBox.offsetWidth / 2;
-      choiceBox.style.left = `${Math.max(0, Math.min(left, parentBox.width - choiceBox.offsetWidth))}px`;
-      choiceBox.style.top = `${cellBox.bottom - parentBox.top + 6}px`;
-      choiceBox.querySelector("button").focus();
+      window.SumitoBoard.askDirection(choiceBox, moves, {
+        arrowOf: (move) => ARROW_AT[(((SCREEN_ANGLE[move.direction] + board.turn()) % 360) + 360) % 360],
+        anchor: cells.get(cell),
+        width: choiceBox.parentElement.getBoundingClientRect().width,
+        onPick: (move) => onPlay(move.notation),
+      });
     }
 
     function hideChoice() {
-      if (!choiceBox.hidden) {
-        choiceBox.hidden = true;
-        choiceBox.replaceChildren();
-      }
+      window.SumitoBoard.hideDirections(choiceBox);
     }
 
     function draw() {

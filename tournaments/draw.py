@@ -74,21 +74,20 @@ def swiss_boards(tournament: Tournament, number: int) -> list[Board]:
         rules=tournament.pairing_rules,
     )
 
-    def noted(board: Board, *numbers: int) -> Board:
-        board.set_note(*(pairing.notes[n] for n in numbers if n in pairing.notes))
-        return board
+    def note(*numbers: int) -> dict:
+        return Board.note_fields(*(pairing.notes[n] for n in numbers if n in pairing.notes))
 
     boards = [
-        noted(Board(black=by_number[first], white=by_number[second]), first, second)
+        Board(black=by_number[first], white=by_number[second], **note(first, second))
         for first, second in pairing.pairs
     ]
     if pairing.bye is not None:
         boards.append(
-            noted(Board(black=by_number[pairing.bye], bye=Board.Bye.PAIRING), pairing.bye)
+            Board(black=by_number[pairing.bye], bye=Board.Bye.PAIRING, **note(pairing.bye))
         )
     for entrant in entrants:
         if entrant.pk in requested and entrant.pk not in absent:
             boards.append(
-                noted(Board(black=entrant, bye=requested[entrant.pk]), entrant.pairing_number)
+                Board(black=entrant, bye=requested[entrant.pk], **note(entrant.pairing_number))
             )
     return boards

@@ -316,10 +316,18 @@ class Board(models.Model):
     def is_bye(self) -> bool:
         return self.white_id is None
 
+    @staticmethod
+    def note_fields(*texts: Text) -> dict:
+        """The fields of a note saying why this pairing, as English templates (``note`` keeps
+        their English, for exports; ``note_data`` the templates, shown translated)."""
+        return {
+            "note": " / ".join(str(text) for text in texts)[:NOTE_LENGTH],
+            "note_data": [text.to_data() for text in texts],
+        }
+
     def set_note(self, *texts: Text) -> None:
-        """Why this pairing, as English templates (``note`` keeps their English, for exports)."""
-        self.note = " / ".join(str(text) for text in texts)[:NOTE_LENGTH]
-        self.note_data = [text.to_data() for text in texts]
+        for name, value in self.note_fields(*texts).items():
+            setattr(self, name, value)
 
     @property
     def shown_note(self) -> str:

@@ -290,9 +290,13 @@ def _bye_on_paired_round(round_: Round, entrant: Entrant, kind: str, said: str) 
         own.save(update_fields=["bye", "note", "note_data"])
         return f"{said} in round {round_.number}."
     opponent = own.white if own.black_id == entrant.pk else own.black
-    granted = Board(round=round_, number=max(b.number for b in boards) + 1, black=entrant, bye=kind)
-    granted.set_note(note)
-    granted.save()
+    Board.objects.create(
+        round=round_,
+        number=max(b.number for b in boards) + 1,
+        black=entrant,
+        bye=kind,
+        **Board.note_fields(note),
+    )
     allocated = next((b for b in boards if b.bye == Board.Bye.PAIRING), None)
     if allocated is not None:  # the two left alone play each other
         own.black, own.white, own.bye = allocated.black, opponent, ""

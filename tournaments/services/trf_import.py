@@ -403,8 +403,7 @@ def _create_rounds(
                     if board.result in FORFEITS or board.result == Board.Result.DOUBLE_FORFEIT
                     else "entered"
                 ),
-                note=str(IMPORTED_NOTE),
-                note_data=[IMPORTED_NOTE.to_data()],
+                **Board.note_fields(IMPORTED_NOTE),
             )
             for board_number, board in enumerate(planned, start=1)
         )

@@ -16,17 +16,10 @@ from tournaments.pairing.dutch2026_criteria import _Field
 from tournaments.pairing.dutch2026_matching import _first_round
 from tournaments.pairing.model import PairingError, Scoring
 
+from .test_dutch2026 import before
+
 DATA = Path(__file__).parent / "data"
 MIRROR = {"1": "0", "0": "1", "=": "="}
-
-
-def before(player: PairingPlayer, round_number: int) -> PairingPlayer:
-    history = [e for e in player.history if e.round < round_number]
-    own = player.entry(round_number)
-    unpaired = own is not None and own.opponent is None and own.result != "U"
-    if unpaired:
-        history.append(own)
-    return PairingPlayer(player.number, player.name, player.rating, tuple(history), not unpaired)
 
 
 def both_ways(monkeypatch, players, **kwargs):

@@ -253,24 +253,20 @@ def outcome_told(result: str, colour: str) -> str:
     return {"win": "won", "draw": "drew", "loss": "lost"}[outcome_for(result, colour)]
 
 
+def _seen_by(user: User, game: Game) -> tuple[str, User, str]:
+    """(``user``'s colour, their opponent, the outcome for them) of a finished game."""
+    colour = "black" if game.black_id == user.pk else "white"
+    opponent = game.white if colour == "black" else game.black
+    outcome = "aborted" if game.aborted_unplayed else outcome_for(game.result, colour)
+    return colour, opponent, outcome
+
+
 def _game_lines(user: User, games: list[Game]) -> list[GameLine]:
     changes = {
         c.game_id: c
         for c in RatingChange.objects.filter(user=user, game_id__in=[g.pk for g in games])
     }
-    lines = []
-    for game in games:
-        colour = "black" if game.black_id == user.pk else "white"
-        lines.append(
-            GameLine(
-                game,
-                colour,
-                game.white if colour == "black" else game.black,
-                "aborted" if game.aborted_unplayed else outcome_for(game.result, colour),
-                changes.get(game.pk),
-            )
-        )
-    return lines
+    return [GameLine(game, *_seen_by(user, game), changes.get(game.pk)) for game in games]
 
 
 def recent_games(user: User, *, limit: int = RECENT_GAMES) -> list[GameLine]:
@@ -394,15 +390,8 @@ def computer_games(user: User, *, limit: int = COMPUTER_GAMES_SHOWN) -> Computer
     )
     lines = []
     for game in games:
-        colour = "black" if game.black_id == user.pk else "white"
-        lines.append(
-            ComputerGameLine(
-                game,
-                level_named((game.white if colour == "black" else game.black).username),
-                colour,
-                "aborted" if game.aborted_unplayed else outcome_for(game.result, colour),
-            )
-        )
+        colour, computer, outcome = _seen_by(user, game)
+        lines.append(ComputerGameLine(game, level_named(computer.username), colour, outcome))
     if len(games) < limit:  # all of them are here
         outcomes = [line.outcome for line in lines]
         return ComputerGames(

@@ -108,9 +108,8 @@ def zobrist(position: Position) -> int:
 # --- move generation in search order ------------------------------------------------------------
 
 
-def pushes(own: int, opp: int) -> tuple[list[Move], list[Move]]:
-    """The push-offs and the other pushes of the side owning ``own``."""
-    masks = category_masks(own, opp)
+def _split_pushes(masks) -> tuple[list[Move], list[Move]]:
+    """The push-offs and the other pushes among ``category_masks``' push categories."""
     offs: list[Move] = []
     others: list[Move] = []
     for category, table in PUSH_TABLES:
@@ -123,19 +122,16 @@ def pushes(own: int, opp: int) -> tuple[list[Move], list[Move]]:
     return offs, others
 
 
+def pushes(own: int, opp: int) -> tuple[list[Move], list[Move]]:
+    """The push-offs and the other pushes of the side owning ``own``."""
+    return _split_pushes(category_masks(own, opp))
+
+
 def ordered_moves(own: int, opp: int) -> tuple[list[Move], list[Move], list[Move]]:
     """Push-offs, pushes and quiet moves of the side owning ``own``."""
     masks = category_masks(own, opp)
-    offs: list[Move] = []
-    others: list[Move] = []
+    offs, others = _split_pushes(masks)
     quiet: list[Move] = []
-    for category, table in PUSH_TABLES:
-        mask = masks[category]
-        while mask:
-            low = mask & -mask
-            move = table[low]
-            (offs if move.pushed_off is not None else others).append(move)
-            mask ^= low
     for category, table in QUIET_TABLES:
         mask = masks[category]
         while mask:

@@ -23,8 +23,9 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from core.wsgi_over_asgi import WsgiOverAsgi  # noqa: E402
+
 from .routing import websocket_urlpatterns  # noqa: E402
-from .wsgi_over_asgi import WsgiOverAsgi  # noqa: E402
 
 
 def _tune_garbage_collector() -> None:

@@ -1,7 +1,7 @@
 """The Celery application: Redis is the broker in production (``REDIS_URL``).
 
 Tasks are thin: they fetch by id and call a service, and every one is idempotent, because the
-Redis transport can deliver a message twice. Enqueue through ``abalone_site.jobs.enqueue`` so the
+Redis transport can deliver a message twice. Enqueue through ``core.jobs.enqueue`` so the
 message leaves after the transaction commits, and so the embedded default runs it in-process.
 """
 

@@ -4,7 +4,7 @@ Two shapes run the same code:
 
 * the **embedded default** (no ``DATABASE_URL``, no ``REDIS_URL``): SQLite in WAL mode, an
   in-memory channel layer and cache, and background jobs run by a thread inside the web process
-  (see ``abalone_site.jobs``);
+  (see ``core.jobs``);
 * the **production shape**: PostgreSQL from ``DATABASE_URL`` and Redis from ``REDIS_URL`` as Celery
   broker, cache and channel layer, with separate Celery workers and exactly one beat.
 """
@@ -75,6 +75,7 @@ INSTALLED_APPS = [
     "channels",
     "csp",
     "axes",
+    "core",
     "abalone_site",
     "accounts",
     "clubs",
@@ -104,8 +105,8 @@ MIDDLEWARE = [
     "accounts.middleware.AccountLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "abalone_site.middleware.RejectNulInQueryMiddleware",
-    "abalone_site.middleware.ServiceErrorPageMiddleware",
+    "core.middleware.RejectNulInQueryMiddleware",
+    "core.middleware.ServiceErrorPageMiddleware",
     # last, as django-axes asks: it turns a refused login into the lockout page
     "axes.middleware.AxesMiddleware",
 ]
@@ -127,7 +128,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "notifications.context_processors.unread",
                 # the colour theme (cookie): <html data-theme> and the dark stylesheet's media
-                "abalone_site.theme.theme",
+                "core.theme.theme",
             ],
         },
     },
@@ -213,6 +214,8 @@ CATCH_UP_SECONDS = env.int("CATCH_UP_SECONDS", default=60)
 PAIRING_JOB_PATIENCE_SECONDS = env.int("PAIRING_JOB_PATIENCE_SECONDS", default=120)
 
 # --- Celery ----------------------------------------------------------------------------------
+# The Celery application core.jobs sends tasks through (named, so the core imports no wiring).
+JOBS_CELERY_APP = "abalone_site.celery.app"
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_IGNORE_RESULT = True
@@ -225,7 +228,7 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "socket_timeout": 10,
 }
 # A web request that sends a task while Redis is down gives up within a second and answers
-# (abalone_site.jobs: the periodic jobs catch up), rather than retrying for long.
+# (core.jobs: the periodic jobs catch up), rather than retrying for long.
 CELERY_TASK_PUBLISH_RETRY_POLICY = {
     "max_retries": 2,
     "interval_start": 0,
@@ -264,7 +267,7 @@ CELERY_BEAT_SCHEDULE = {
 }
 # The in-process runner of the embedded default; off in tests unless a test starts it.
 BACKGROUND_JOBS_IN_PROCESS = EMBEDDED
-# Threads per web process running HTTP requests (abalone_site/wsgi_over_asgi.py). In production
+# Threads per web process running HTTP requests (core/wsgi_over_asgi.py). In production
 # two, with about two web processes per core. Measured in bench/games.py: Python runs one thread
 # at a time, and with four request threads a move's time inside Django went from 6.5 ms to 15 ms
 # at the median, waiting for the interpreter; with one, a process handles one request at a time
@@ -273,7 +276,7 @@ BACKGROUND_JOBS_IN_PROCESS = EMBEDDED
 # The embedded default is one process, so it takes a few more.
 HTTP_THREADS = env.int("HTTP_THREADS", default=4 if EMBEDDED else 2)
 # The largest request body taken, in bytes: larger ones are refused with 413 before a byte is
-# read or anything else is done (abalone_site/wsgi_over_asgi.py). Django's own limit on form
+# read or anything else is done (core/wsgi_over_asgi.py). Django's own limit on form
 # data is the same, so nothing larger reaches a view.
 REQUEST_BODY_MAX_BYTES = env.int("REQUEST_BODY_MAX_BYTES", default=1024 * 1024)
 DATA_UPLOAD_MAX_MEMORY_SIZE = REQUEST_BODY_MAX_BYTES
@@ -304,7 +307,7 @@ TOURNAMENT_INLINE_PAIRING_LIMIT = env.int("TOURNAMENT_INLINE_PAIRING_LIMIT", def
 # --- Ratings -------------------------------------------------------------------------------
 RATING_DEFAULT = env.int("RATING_DEFAULT", default=1500)
 
-# --- Throttles (abalone_site/throttle.py) and login lockouts (accounts/lockout.py) ----------
+# --- Throttles (core/throttle.py) and login lockouts (accounts/lockout.py) ----------
 # Behind this many proxies that each append to X-Forwarded-For, the client's address is the one
 # the outermost saw (0: REMOTE_ADDR, nothing in front).
 TRUSTED_PROXIES = env.int("TRUSTED_PROXIES", default=0)
@@ -348,7 +351,7 @@ LOGOUT_REDIRECT_URL = "home"
 EMAIL_CONFIG = env.email_url("EMAIL_URL", default="consolemail://")
 vars().update(EMAIL_CONFIG)
 # Home pages hear that games started or ended at most this often (per web process;
-# abalone_site/live.py).
+# core/live.py).
 LIVE_SITE_EVENT_SECONDS = env.float("LIVE_SITE_EVENT_SECONDS", default=3.0)
 # The site's address, for the links in e-mails.
 SITE_URL = env.str("SITE_URL", default="http://localhost:8000")
@@ -403,16 +406,16 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
-    "DEFAULT_SCHEMA_CLASS": "abalone_site.schema.SumitoAutoSchema",
-    "DEFAULT_PAGINATION_CLASS": "abalone_site.pagination.Pagination",
+    "DEFAULT_SCHEMA_CLASS": "core.schema.SumitoAutoSchema",
+    "DEFAULT_PAGINATION_CLASS": "core.pagination.Pagination",
     "PAGE_SIZE": 50,
-    "EXCEPTION_HANDLER": "abalone_site.api_errors.exception_handler",
+    "EXCEPTION_HANDLER": "core.api_errors.exception_handler",
     "DEFAULT_RENDERER_CLASSES": [
-        "abalone_site.renderers.FastJSONRenderer",
+        "core.renderers.FastJSONRenderer",
         "rest_framework.renderers.BrowsableAPIRenderer",
     ],
     "DEFAULT_PARSER_CLASSES": [
-        "abalone_site.parsers.LimitedJSONParser",
+        "core.parsers.LimitedJSONParser",
         "rest_framework.parsers.FormParser",
         "rest_framework.parsers.MultiPartParser",
     ],
@@ -433,7 +436,7 @@ SPECTACULAR_SETTINGS = {
     # and a required text field says it may not be blank (minLength 1).
     "COMPONENT_SPLIT_REQUEST": True,
     # The API is JSON (forms reach the same services through the pages).
-    "PARSER_WHITELIST": ["abalone_site.parsers.LimitedJSONParser"],
+    "PARSER_WHITELIST": ["core.parsers.LimitedJSONParser"],
     "ENUM_NAME_OVERRIDES": {
         "ChallengeStatusEnum": "games.models.Challenge.Status",
         "TournamentStatusEnum": "tournaments.models.Tournament.Status",

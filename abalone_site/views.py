@@ -9,9 +9,9 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 from clubs.models import Club
+from core.api_errors import json_not_found, json_server_error
 
 from . import home as home_reads
-from .api_errors import json_not_found, json_server_error
 
 
 def home(request):

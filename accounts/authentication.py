@@ -15,16 +15,16 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from rest_framework import authentication, exceptions
 
-from abalone_site import sql
-from abalone_site.throttle import TooManyRequests, client_ip, usage
+from core import sql
+from core.languages import account_language
+from core.throttle import TooManyRequests, client_ip, usage
 
-from .languages import account_language
 from .models import ApiToken, User, hash_token_key
 
 
 @cache
 def _token_query() -> str:
-    # Every API call reads its token and user: one plain-SQL query (see abalone_site.sql).
+    # Every API call reads its token and user: one plain-SQL query (see core.sql).
     return (
         f"SELECT {sql.columns(ApiToken, 't')}, {sql.columns(User, 'u')} "
         f"FROM {ApiToken._meta.db_table} t "

@@ -13,7 +13,7 @@ from axes.utils import reset
 from django.conf import settings
 from django.shortcuts import render
 
-from abalone_site.throttle import client_ip as _client_ip
+from core.throttle import client_ip as _client_ip
 
 
 def username_of(request, credentials: dict | None) -> str | None:

@@ -8,7 +8,7 @@ active language in the response's ``Content-Language`` (docs/languages.md).
 
 from django.utils import translation
 
-from .languages import account_language
+from core.languages import account_language
 
 
 class AccountLanguageMiddleware:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.db.models import Q, QuerySet
 from django.utils.translation import gettext as _
 
-from abalone_site.errors import NotFound
+from core.errors import NotFound
 from games.computer_players import PREFIX as COMPUTER_PREFIX
 
 from .models import User

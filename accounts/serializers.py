@@ -1,7 +1,7 @@
 from django_countries.serializer_fields import CountryField
 from rest_framework import serializers
 
-from abalone_site.serializers import StrictSerializer, TextField
+from core.serializers import StrictSerializer, TextField
 
 from .models import ApiToken, User
 

@@ -7,9 +7,9 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from abalone_site.errors import Conflict, InvalidInput, NotFound
+from core.errors import Conflict, InvalidInput, NotFound
+from core.languages import supported
 
-from .languages import supported
 from .models import ApiToken, User, hash_token_key
 from .validators import validate_username
 

@@ -13,12 +13,12 @@ from django.views.decorators.http import require_POST
 from django.views.i18n import LANGUAGE_QUERY_PARAMETER
 from django.views.i18n import set_language as django_set_language
 
-from abalone_site.errors import ServiceError
-from abalone_site.throttle import client_ip, throttle
+from core.errors import ServiceError
+from core.languages import supported
+from core.throttle import client_ip, throttle
 
 from . import services
 from .forms import ProfileForm, SignupForm, TokenForm
-from .languages import supported
 from .lockout import lift
 from .models import User
 

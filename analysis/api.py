@@ -8,9 +8,9 @@ from rest_framework import permissions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from abalone_site.errors import InvalidInput
-from abalone_site.serializers import LARGEST_ID, StrictSerializer, TextField
 from analysis import selectors, services
+from core.errors import InvalidInput
+from core.serializers import LARGEST_ID, StrictSerializer, TextField
 
 
 class AnalysisRequestSerializer(StrictSerializer):

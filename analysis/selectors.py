@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
-from abalone_site.errors import NotFound
 from analysis.models import Analysis
+from core.errors import NotFound
 from games import engine
 
 

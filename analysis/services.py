@@ -18,7 +18,9 @@ from django.db import DatabaseError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from abalone_site.errors import (
+from analysis.models import Analysis
+from analysis.selectors import analysis_document
+from core.errors import (
     Conflict,
     InvalidInput,
     NotFound,
@@ -26,11 +28,9 @@ from abalone_site.errors import (
     Unprocessable,
     engine_text,
 )
-from abalone_site.jobs import enqueue
-from abalone_site.live import send_group, user_group
-from abalone_site.renderers import encode_json
-from analysis.models import Analysis
-from analysis.selectors import analysis_document
+from core.jobs import enqueue
+from core.live import send_group, user_group
+from core.renderers import encode_json
 from games import engine
 from games.engine.search import Searcher
 from games.models import Game

@@ -4,8 +4,8 @@ from django.http import Http404
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 
-from abalone_site.errors import ServiceError
 from analysis import selectors, services
+from core.errors import ServiceError
 
 
 def analysis_board(request):

@@ -14,10 +14,6 @@ from rest_framework import permissions, renderers, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from abalone_site.errors import InvalidInput, NotFound
-from abalone_site.pagination import Pagination, page_parameters
-from abalone_site.schema import DATE_OR_BLANK, choice_or_blank
-from abalone_site.serializers import LARGEST_ID, StrictSerializer, TextField
 from archive import selectors, services
 from archive.forms import (
     MAX_RECORD_CHARS,
@@ -28,6 +24,10 @@ from archive.forms import (
     ArchiveFilters,
     ArchiveSearchForm,
 )
+from core.errors import InvalidInput, NotFound
+from core.pagination import Pagination, page_parameters
+from core.schema import DATE_OR_BLANK, choice_or_blank
+from core.serializers import LARGEST_ID, StrictSerializer, TextField
 from games import engine, records
 from games.models import START_CHOICES
 from tournaments import services as tournament_services

@@ -28,10 +28,10 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from abalone_site.errors import NotFound
 from archive.forms import ArchiveFilters
 from archive.models import ImportedGame
 from clubs.models import Membership
+from core.errors import NotFound
 from games import engine
 from games.models import Game, Move
 from games.records import RECORD_RELATIONS, tournament_board_of

@@ -6,9 +6,9 @@ from datetime import datetime
 
 from django.utils.translation import gettext as _
 
-from abalone_site.errors import InvalidInput, engine_text
 from accounts.models import User
 from archive.models import NAME_LENGTH, ImportedGame
+from core.errors import InvalidInput, engine_text
 from games import engine
 from games.engine.record_published import read_published_record
 

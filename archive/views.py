@@ -12,9 +12,9 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from abalone_site.errors import NotFound, ServiceError
 from archive import selectors, services
 from archive.forms import START_LABELS, ArchiveSearchForm, PersonalImportForm, RecordImportForm
+from core.errors import NotFound, ServiceError
 from games import records
 from games import selectors as game_selectors
 from games.models import Game

@@ -8,10 +8,10 @@ from rest_framework import permissions
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from abalone_site.errors import NotAllowed
 from accounts.serializers import MeSerializer
 from bots import services
 from bots.stream import bot_event_lines
+from core.errors import NotAllowed
 
 
 class BotUpgradeView(APIView):

@@ -5,8 +5,8 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from abalone_site.errors import Conflict
 from accounts.models import User
+from core.errors import Conflict
 from games.models import Game
 from multiplayer.models import Seat
 from tournaments.models import Entrant

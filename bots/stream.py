@@ -1,7 +1,7 @@
 """The bot event stream's body: newline-delimited JSON, for as long as the bot listens.
 
 An async iterator (a ``StreamingHttpResponse`` over it is sent by the server's event loop, not
-by an HTTP thread: see ``abalone_site.wsgi_over_asgi``), so an open stream holds no thread and
+by an HTTP thread: see ``core.wsgi_over_asgi``), so an open stream holds no thread and
 no database connection between polls. Each poll runs in a small pool of its own and gives its
 connection back at once. An empty line is sent when nothing was said for a while, as lichess
 does, so that proxies and the bot both know the stream is alive.
@@ -18,8 +18,8 @@ from django.conf import settings
 from django.db import close_old_connections
 from django.utils import timezone
 
-from abalone_site.renderers import encode_json
 from bots.selectors import BotEvents
+from core.renderers import encode_json
 
 _pool: ThreadPoolExecutor | None = None
 

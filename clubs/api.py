@@ -11,8 +11,8 @@ from rest_framework import generics, permissions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from abalone_site.errors import NotAllowed, NotFound
 from accounts.selectors import player_named
+from core.errors import NotAllowed, NotFound
 
 from . import selectors, services
 from .models import Club, JoinRequest, Membership

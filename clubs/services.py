@@ -13,10 +13,10 @@ from django.utils import timezone, translation
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from abalone_site.errors import Conflict, InvalidInput, NotAllowed, NotFound
-from abalone_site.jobs import enqueue
-from accounts.languages import recipient_language
 from accounts.models import User
+from core.errors import Conflict, InvalidInput, NotAllowed, NotFound
+from core.jobs import enqueue
+from core.languages import recipient_language
 from notifications.services import notification_create
 
 from .models import Club, JoinRequest, Membership

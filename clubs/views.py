@@ -8,8 +8,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from abalone_site.errors import ServiceError
 from accounts.selectors import player_named
+from core.errors import ServiceError
 
 from . import selectors, services
 from .forms import ClubForm, TransferForm

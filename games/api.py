@@ -10,10 +10,10 @@ from rest_framework import generics, permissions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from abalone_site.errors import InvalidInput, NotFound
-from abalone_site.schema import choice_or_blank
-from abalone_site.serializers import StrictSerializer, TextField
-from abalone_site.throttle import throttle
+from core.errors import InvalidInput, NotFound
+from core.schema import choice_or_blank
+from core.serializers import StrictSerializer, TextField
+from core.throttle import throttle
 from games import selectors, services
 from games.models import Challenge, ChatMessage, Game
 from games.serializers import (

@@ -22,8 +22,8 @@ from django.contrib.auth import get_user_model
 from django.db.models import Q
 from django.utils import timezone
 
-from abalone_site.errors import ServiceError, Unprocessable
-from abalone_site.jobs import enqueue
+from core.errors import ServiceError, Unprocessable
+from core.jobs import enqueue
 from games import engine
 from games.computer_players import MOVE_TASK, _remember, computer_level_of, computer_username
 from games.engine.search import LEVELS, best_move

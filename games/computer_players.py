@@ -8,7 +8,7 @@ from __future__ import annotations
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
-from abalone_site.jobs import enqueue
+from core.jobs import enqueue
 from games import engine
 from games.engine.search import LEVELS
 from games.models import Game

@@ -9,7 +9,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from abalone_site.errors import ServiceError
+from core.errors import ServiceError
 from games import computer
 from games.engine.search import LEVELS
 from games.options import PRESETS

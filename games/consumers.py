@@ -16,11 +16,11 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.utils import timezone, translation
 from django.utils.translation import gettext, gettext_noop
 
-from abalone_site.errors import NotFound, ServiceError
-from abalone_site.live import user_group
-from abalone_site.parsers import MalformedJSON, loads
-from abalone_site.renderers import encode_json
-from accounts.languages import socket_language
+from core.errors import NotFound, ServiceError
+from core.languages import socket_language
+from core.live import user_group
+from core.parsers import MalformedJSON, loads
+from core.renderers import encode_json
 from games import services
 from games.events import game_group, spectators_group
 from games.selectors import game_state
@@ -43,7 +43,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         user = self.scope.get("user")
         authenticated = user is not None and user.is_authenticated
         if authenticated:
-            # The tab's one socket also carries the player's notifications (abalone_site.live).
+            # The tab's one socket also carries the player's notifications (core.live).
             self.user_group = user_group(user.pk)
             await self.channel_layer.group_add(self.user_group, self.channel_name)
         await self.accept()

@@ -2,7 +2,7 @@
 
 Each event carries the state with its version, but of the moves only the last (see
 ``socket_update``), encoded once as the socket message's text; a client that sees a gap
-refetches. Sent with ``abalone_site.live.send_group`` (Redis in production, in-memory in the
+refetches. Sent with ``core.live.send_group`` (Redis in production, in-memory in the
 embedded default).
 """
 
@@ -11,8 +11,8 @@ from collections import OrderedDict
 
 from django.utils import timezone
 
-from abalone_site.live import home_group, send_group, site_changed
-from abalone_site.renderers import encode_json
+from core.live import home_group, send_group, site_changed
+from core.renderers import encode_json
 from games.computer_players import maybe_move
 from games.models import Game
 from games.selectors import game_state

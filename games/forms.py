@@ -5,7 +5,7 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from abalone_site.errors import ServiceError
+from core.errors import ServiceError
 from games import engine
 from games.models import START_CHOICES, Challenge
 from games.options import (

@@ -13,7 +13,7 @@ writes for it, as cheaply as a move needs, behind a narrow interface:
   :func:`insert_move` the move alone (a move that ends the game, whose row the finish saves);
 - :func:`keep_after_commit` -- keep the engine and moves for this game's next move here.
 
-Why plain SQL (see :mod:`abalone_site.sql`): on the move path the ORM spent more CPU compiling
+Why plain SQL (see :mod:`core.sql`): on the move path the ORM spent more CPU compiling
 queries than PostgreSQL spent running them. Why the kept engines: rebuilding the engine and the
 move list is a query for every move and a replay of them all, a third of a move's CPU by the
 middle of a game. Each player's connection stays with one web process, so usually only the
@@ -34,9 +34,9 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.utils.translation import gettext as _
 
-from abalone_site import sql
-from abalone_site.errors import NotFound
 from accounts.models import User
+from core import sql
+from core.errors import NotFound
 from games import engine
 from games.models import Game, Move
 from games.records import engine_game_of

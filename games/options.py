@@ -21,7 +21,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from abalone_site.errors import InvalidInput, Unprocessable, engine_text
+from core.errors import InvalidInput, Unprocessable, engine_text
 from games import engine
 from games.clock import TimeControl
 

@@ -7,8 +7,8 @@ from datetime import datetime
 from django.db.models import Q, QuerySet
 from django.utils.translation import gettext as _
 
-from abalone_site.errors import NotFound
 from accounts.models import User
+from core.errors import NotFound
 from games import engine
 from games.models import Challenge, ChatMessage, ChatMute, Game, Move
 

@@ -1,7 +1,7 @@
 from rest_framework import serializers
 
-from abalone_site.serializers import StrictSerializer, TextField
 from accounts.serializers import PlayerSerializer
+from core.serializers import StrictSerializer, TextField
 from games.models import START_CHOICES, Challenge
 from games.options import DEFAULT_START, PRESETS
 

@@ -10,8 +10,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from abalone_site.errors import ServiceError
-from abalone_site.throttle import throttle
+from core.errors import ServiceError
+from core.throttle import throttle
 from games import selectors, services
 from games.computer import computer_level_of
 from games.computer_views import play_again_url

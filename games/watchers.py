@@ -18,7 +18,7 @@ import logging
 
 from django.core.cache import cache
 
-from abalone_site.renderers import encode_json
+from core.renderers import encode_json
 
 logger = logging.getLogger(__name__)
 _TTL_SECONDS = 24 * 3600

@@ -10,8 +10,8 @@ from rest_framework import permissions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from abalone_site.serializers import StrictSerializer, TextField
-from abalone_site.throttle import throttle
+from core.serializers import StrictSerializer, TextField
+from core.throttle import throttle
 from multiplayer import selectors, services
 from multiplayer.records import table_record
 

@@ -5,8 +5,8 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils import timezone
 
-from abalone_site.errors import NotFound
-from abalone_site.renderers import encode_json
+from core.errors import NotFound
+from core.renderers import encode_json
 from multiplayer.events import LOBBY_GROUP, table_group
 from multiplayer.selectors import table_document
 

@@ -1,4 +1,4 @@
-"""Live events of tables, sent after the change commits (abalone_site.live.send_group).
+"""Live events of tables, sent after the change commits (core.live.send_group).
 
 Every socket of a table's page (``/ws/tables/<id>/``) is in ``table_group(id)`` and receives
 ``{"type": "table", "table": <doc>}`` after each change: the whole state, which is small (a few
@@ -12,8 +12,8 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
-from abalone_site.live import send_group
-from abalone_site.renderers import encode_json
+from core.live import send_group
+from core.renderers import encode_json
 
 LOBBY_GROUP = "tables"
 

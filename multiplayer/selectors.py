@@ -8,7 +8,7 @@ from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from abalone_site.errors import NotFound
+from core.errors import NotFound
 from games.engine.multi import COLOUR_NAMES, TEAMS, MultiPosition
 from games.engine.placement import placements
 from multiplayer.models import Seat, Table, TableMove

@@ -16,7 +16,8 @@ from datetime import datetime, timedelta
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from abalone_site.errors import (
+from accounts.models import User
+from core.errors import (
     Conflict,
     InvalidInput,
     NotAllowed,
@@ -24,7 +25,6 @@ from abalone_site.errors import (
     Unprocessable,
     engine_text,
 )
-from accounts.models import User
 from games import engine
 from games.engine.multi import ALL_COLOURS, COLOUR_NAMES, MultiPosition, empty_board, start_of
 from games.engine.multi_game import MultiGame

@@ -5,7 +5,7 @@ from django.shortcuts import render
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from abalone_site.errors import NotFound
+from core.errors import NotFound
 from multiplayer import selectors, services
 
 

@@ -7,8 +7,8 @@ from rest_framework import permissions, serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from abalone_site.pagination import Pagination, page_parameters
-from abalone_site.serializers import StrictSerializer
+from core.pagination import Pagination, page_parameters
+from core.serializers import StrictSerializer
 from notifications.selectors import notification_document, notifications_of, unread_count
 from notifications.services import MARK_READ_MAX_IDS, notifications_mark_read
 

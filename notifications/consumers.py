@@ -15,8 +15,8 @@ from urllib.parse import parse_qs
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-from abalone_site.live import SITE_GROUP, home_group, user_group
-from abalone_site.renderers import encode_json
+from core.live import SITE_GROUP, home_group, user_group
+from core.renderers import encode_json
 from notifications.selectors import notification_document, notifications_of, unread_count
 
 #: The least time between two refreshes a client asks for.

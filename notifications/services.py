@@ -19,11 +19,11 @@ from django.db import IntegrityError, transaction
 from django.utils import translation
 from django.utils.translation import gettext
 
-from abalone_site.errors import InvalidInput, NotFound
-from abalone_site.live import send_group, user_group
-from abalone_site.renderers import encode_json
-from accounts.languages import recipient_language
 from accounts.models import User
+from core.errors import InvalidInput, NotFound
+from core.languages import recipient_language
+from core.live import send_group, user_group
+from core.renderers import encode_json
 from notifications.models import DEFAULT_EMAIL_KINDS, EmailChoice, Kind, Notification
 from notifications.selectors import notification_document, unread_count
 from notifications.texts import notification_text

@@ -9,9 +9,9 @@ from rest_framework import permissions
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from abalone_site.pagination import Pagination, page_parameters
-from abalone_site.schema import choice_or_blank
 from accounts.selectors import player_named
+from core.pagination import Pagination, page_parameters
+from core.schema import choice_or_blank
 
 from . import elo, selectors
 

@@ -9,10 +9,10 @@ from django.conf import settings
 from django.db.models import Count, F, Q, QuerySet
 from django.utils.translation import gettext as _
 
-from abalone_site.errors import InvalidInput, NotFound
 from accounts.models import User
 from accounts.selectors import against_the_computer
 from clubs.models import Club, Membership
+from core.errors import InvalidInput, NotFound
 from games.computer_players import level_named
 from games.models import Game
 from games.selectors import ABORTED_UNPLAYED

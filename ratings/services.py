@@ -18,7 +18,7 @@ from datetime import datetime
 from django.conf import settings
 from django.db.models import Max
 
-from abalone_site.jobs import enqueue
+from core.jobs import enqueue
 from ratings import elo
 from ratings.models import PlayerRating, RatingChange, RecomputeRequest
 

@@ -16,10 +16,10 @@ from django.utils.http import urlencode
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
-from abalone_site.errors import ServiceError
 from accounts.models import User
 from accounts.selectors import find_player, player_named
 from clubs.models import Club
+from core.errors import ServiceError
 from multiplayer.selectors import finished_tables_of
 from ratings import elo, selectors
 

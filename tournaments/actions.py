@@ -22,11 +22,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from rest_framework import serializers
 
-from abalone_site.api_errors import flatten_detail
-from abalone_site.errors import InvalidInput, NotFound
-from abalone_site.serializers import LARGEST_ID, StrictSerializer
 from accounts.models import User
 from accounts.selectors import player_named
+from core.api_errors import flatten_detail
+from core.errors import InvalidInput, NotFound
+from core.serializers import LARGEST_ID, StrictSerializer
 from ratings.selectors import ratings_being_updated
 from tournaments import selectors, services
 from tournaments.models import Board, Tournament

@@ -11,9 +11,9 @@ from rest_framework import permissions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from abalone_site.errors import NotFound
-from abalone_site.serializers import StrictModelSerializer, TextField
 from clubs.models import Club
+from core.errors import NotFound
+from core.serializers import StrictModelSerializer, TextField
 from tournaments import actions, exports, selectors, services
 from tournaments.models import Entrant, Round, Tournament
 from tournaments.selectors import tournament_by_slug as _tournament

@@ -13,7 +13,7 @@ from datetime import date
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from abalone_site.errors import NotFound
+from core.errors import NotFound
 from games.models import Game
 from games.records import records_stream
 from tournaments import history, selectors

@@ -2,7 +2,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from abalone_site.errors import ServiceError
+from core.errors import ServiceError
 from games.forms import start_position_field
 from games.models import START_CHOICES
 from games.options import CUSTOM, custom_start

@@ -11,8 +11,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from abalone_site.errors import ServiceError
 from clubs.models import Club
+from core.errors import ServiceError
 from tournaments.permissions import is_club_admin
 from tournaments.services.trf_import import MAX_TRF_BYTES, decode_trf, tournament_import_trf
 

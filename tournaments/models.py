@@ -4,8 +4,8 @@ from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from abalone_site.errors import engine_text
-from games.engine.errors import Text
+from core.errors import engine_text
+from core.messages import Text
 from games.models import START_CHOICES
 
 NOTE_LENGTH = 1000
@@ -299,7 +299,7 @@ class Board(models.Model):
         related_name="tournament_board",
     )
     note = models.TextField(max_length=NOTE_LENGTH, blank=True, help_text="why this pairing")
-    # The same note as texts to translate (games.engine.errors.Text.to_data), shown in each
+    # The same note as texts to translate (core.messages.Text.to_data), shown in each
     # reader's language; empty for a note written before notes were kept so (shown as it is).
     note_data = models.JSONField(default=list, blank=True)
 

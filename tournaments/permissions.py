@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
-from abalone_site.errors import NotAllowed
 from accounts.models import User
 from clubs.models import Club, Membership
+from core.errors import NotAllowed
 from tournaments.models import Arbiter, Tournament
 
 ADMIN_ROLES = (Membership.Role.OWNER, Membership.Role.ADMIN)

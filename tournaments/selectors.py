@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from abalone_site.errors import NotFound
+from core.errors import NotFound
 from tournaments import history
 from tournaments.models import (
     AuditEntry,

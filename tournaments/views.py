@@ -16,8 +16,8 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from abalone_site.errors import ServiceError
 from clubs.models import Club
+from core.errors import ServiceError
 from ratings.selectors import ratings_being_updated
 from tournaments import actions, exports, selectors, services
 from tournaments.forms import AddPlayerForm, ResultForm, TournamentForm

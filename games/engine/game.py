@@ -21,7 +21,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from games.engine.errors import GameOverError, IllegalMove, SettingsError, Term, gettext_noop
+from core.messages import Term, gettext_noop
+from games.engine.errors import GameOverError, IllegalMove, SettingsError
 from games.engine.movegen import Move
 from games.engine.moves import MoveOutcome, apply_move, parse_move
 from games.engine.placement import (

@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from core.messages import gettext_noop
 from games.engine.board import (
     DIRECTION_SHIFT,
     INDEX_OF_NAME,
@@ -24,7 +25,7 @@ from games.engine.board import (
     direction_between,
     step,
 )
-from games.engine.errors import IllegalMove, gettext_noop
+from games.engine.errors import IllegalMove
 from games.engine.movegen import (
     BROADSIDE,
     INLINE,

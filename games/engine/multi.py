@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from core.messages import Term, gettext_noop
 from games.engine.board import (
     DIRECTION_SHIFT,
     DIRECTIONS,
@@ -38,7 +39,7 @@ from games.engine.board import (
     bits_of_names,
     names_of_bits,
 )
-from games.engine.errors import IllegalMove, PositionError, Term, gettext_noop
+from games.engine.errors import IllegalMove, PositionError
 from games.engine.movegen import Move, count_moves, generate_moves
 from games.engine.moves import parse_move
 from games.engine.position import Position

@@ -19,7 +19,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from games.engine.errors import EngineError, GameOverError, IllegalMove, gettext_noop
+from core.messages import gettext_noop
+from games.engine.errors import EngineError, GameOverError, IllegalMove
 from games.engine.multi import (
     ALL_COLOURS,
     DEFAULT_TEAM_RULES,

@@ -22,7 +22,8 @@ from __future__ import annotations
 
 import re
 
-from games.engine.errors import EngineError, RecordError, Text, gettext_noop
+from core.messages import Text, gettext_noop
+from games.engine.errors import EngineError, RecordError
 from games.engine.multi import MultiPosition, start_of
 from games.engine.multi_game import MultiGame
 

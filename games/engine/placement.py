@@ -12,8 +12,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from core.messages import gettext_noop
 from games.engine.board import INDEX_OF_NAME, VALID, names_of_bits
-from games.engine.errors import IllegalMove, gettext_noop
+from games.engine.errors import IllegalMove
 
 PLACEMENT_PREFIX = "@"
 _PLACEMENT = re.compile(r"@\s*([a-i][1-9])")

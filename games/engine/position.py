@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import re
 
+from core.messages import Term, gettext_noop
 from games.engine.board import INDEX_OF_NAME, bits_of_names, names_of_bits
-from games.engine.errors import PositionError, Term, gettext_noop
+from games.engine.errors import PositionError
 from games.engine.movegen import Move, count_moves, generate_moves, has_moves
 
 BLACK = "b"

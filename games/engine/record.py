@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import re
 
-from games.engine.errors import EngineError, RecordError, Term, Text, gettext_noop
+from core.messages import Term, Text, gettext_noop
+from games.engine.errors import EngineError, RecordError
 from games.engine.game import (
     EXTERNAL_TERMINATIONS,
     RESULTS,

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import re
 
-from games.engine.errors import EngineError, RecordError, Term, Text, gettext_noop
+from core.messages import Term, Text, gettext_noop
+from games.engine.errors import EngineError, RecordError
 from games.engine.game import DRAW, Game, GameSettings
 from games.engine.position import BLACK, COLOUR_NAMES, WHITE, Position, resolve_start
 from games.engine.record import (

@@ -15,9 +15,9 @@ from django.conf import settings
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from abalone_site.errors import Conflict, InvalidInput, NotAllowed, NotFound, Unprocessable
 from accounts.models import User
 from accounts.selectors import player_named
+from core.errors import Conflict, InvalidInput, NotAllowed, NotFound, Unprocessable
 from games.models import Challenge, Game
 from games.options import GameOptions, options_from_choices
 from games.services.lifecycle import game_create

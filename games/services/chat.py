@@ -22,10 +22,10 @@ from datetime import datetime
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
-from abalone_site.errors import Conflict, InvalidInput, NotAllowed
-from abalone_site.live import send_group, user_group
-from abalone_site.renderers import encode_json
 from accounts.models import User
+from core.errors import Conflict, InvalidInput, NotAllowed
+from core.live import send_group, user_group
+from core.renderers import encode_json
 from games.events import spectators_group
 from games.models import ChatMessage, ChatMute, Game
 from games.selectors import chat_line_document, game_found

@@ -20,8 +20,8 @@ from django.conf import settings
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from abalone_site.errors import Conflict, NotFound, Unprocessable
 from accounts.models import User
+from core.errors import Conflict, NotFound, Unprocessable
 from games import clock as game_clock
 from games import engine, hooks, move_store
 from games.events import publish_game

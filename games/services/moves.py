@@ -14,8 +14,8 @@ from datetime import datetime
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from abalone_site.errors import Conflict, NotAllowed, Unprocessable, engine_text
 from accounts.models import User
+from core.errors import Conflict, NotAllowed, Unprocessable, engine_text
 from games import clock as game_clock
 from games import engine, move_store
 from games.models import Game, Move

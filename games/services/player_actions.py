@@ -11,8 +11,8 @@ from datetime import datetime
 from django.db import transaction
 from django.utils.translation import gettext
 
-from abalone_site.errors import Conflict
 from accounts.models import User
+from core.errors import Conflict
 from games import engine, move_store
 from games.models import Game
 from games.services.lifecycle import adjudicate_locked, after_commit, finish_locked, game_over_error

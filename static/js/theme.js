@@ -1,7 +1,7 @@
 /* Sumito: the colour theme switch in the footer (light, dark, or the device's choice).
  *
  * The choice is kept in localStorage and in the "theme" cookie for a year; the server reads the
- * cookie (abalone_site/theme.py) so the next page is drawn in the right theme from its first
+ * cookie (core/theme.py) so the next page is drawn in the right theme from its first
  * paint. Switching here changes <html data-theme> and the media of the dark stylesheet
  * (#theme-dark-css) at once, without a reload. Plain ES2019, no build step. */
 (function () {

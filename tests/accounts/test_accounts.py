@@ -180,8 +180,8 @@ def test_token_revoke_of_someone_elses_token_changes_nothing(client, make_player
 
 
 def test_token_requires_a_name(make_player):
-    from abalone_site.errors import InvalidInput
     from accounts.services import api_token_create
+    from core.errors import InvalidInput
 
     with pytest.raises(InvalidInput):
         api_token_create(user=make_player(), name="   ")

@@ -8,7 +8,7 @@ its replay page a player asks for "Analyse this game"; the background worker eva
 ply and the result page draws the chart: one point per evaluation, a red dot for each drop.
 The worker is the production one when the suite runs in the production shape (``DATABASE_URL``
 on PostgreSQL and ``REDIS_URL``): a real Celery worker consuming from Redis; in the embedded
-default it is the in-process runner of ``abalone_site.jobs``, the one ``manage.py serve`` starts.
+default it is the in-process runner of ``core.jobs``, the one ``manage.py serve`` starts.
 Then the biggest drop's position opens on the analysis board: a move is tried by clicking its
 marbles and its destination, taken back, one is tried from the list, and the engine's search of
 the position arrives line by line.
@@ -24,8 +24,8 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from abalone_site import jobs
 from analysis.services import RUN_TASK, analysis_request
+from core import jobs
 from games import engine
 from games import services as game_services
 from games.models import Game

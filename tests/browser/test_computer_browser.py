@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from abalone_site import jobs
+from core import jobs
 from games import computer, engine
 from games.engine.search import Searcher
 from games.models import Game

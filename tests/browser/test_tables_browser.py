@@ -10,7 +10,7 @@ flag sweep (``multiplayer.tasks.sweep_flags``) then ends the game. The worker is
 in the production shape (``DATABASE_URL`` on PostgreSQL and ``REDIS_URL``): a real Celery worker
 consuming from Redis, with the test sending the sweep every half second as beat would. In the
 embedded default (SQLite, no Redis) it is the embedded default's worker: the in-process runner
-of ``abalone_site.jobs``, running the beat schedule. All three pages then show the final
+of ``core.jobs``, running the beat schedule. All three pages then show the final
 places, and the finished game replays to its final position, on the page and from its record.
 """
 
@@ -148,7 +148,7 @@ def flag_worker():
             from celery.contrib.testing.worker import start_worker
 
             from abalone_site.celery import app
-            from abalone_site.jobs import registered_task
+            from core.jobs import registered_task
 
             app.loader.import_default_modules()
             app.control.purge()  # drop messages left in the broker by earlier runs
@@ -170,7 +170,7 @@ def flag_worker():
             stack.callback(stop.set)
             yield "a Celery worker through Redis"
         else:
-            from abalone_site.jobs import InProcessRunner
+            from core.jobs import InProcessRunner
 
             runner = InProcessRunner(settings.CELERY_BEAT_SCHEDULE)
             runner.start()

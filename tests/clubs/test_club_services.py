@@ -2,9 +2,9 @@
 
 import pytest
 
-from abalone_site.errors import Conflict, InvalidInput, NotAllowed, NotFound
 from clubs import services
 from clubs.models import Club, JoinRequest, Membership
+from core.errors import Conflict, InvalidInput, NotAllowed, NotFound
 
 from .conftest import club_state
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from abalone_site.errors import Conflict, InvalidInput, NotAllowed, Unprocessable
+from core.errors import Conflict, InvalidInput, NotAllowed, Unprocessable
 from games import services
 from games.models import Challenge, Game
 from games.options import GameOptions

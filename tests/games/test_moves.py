@@ -3,7 +3,7 @@ and nothing changed, lost on time, ended by the rules; with controlled time."""
 
 import pytest
 
-from abalone_site.errors import Conflict, NotAllowed, NotFound, Unprocessable
+from core.errors import Conflict, NotAllowed, NotFound, Unprocessable
 from games import engine, move_store, services
 from games.models import Game, Move
 

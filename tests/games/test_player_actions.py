@@ -2,7 +2,7 @@
 
 import pytest
 
-from abalone_site.errors import Conflict
+from core.errors import Conflict
 from games import services
 
 from .conftest import at

@@ -6,7 +6,7 @@ from unittest import mock
 import pytest
 from django.urls import reverse
 
-from abalone_site.errors import Unprocessable
+from core.errors import Unprocessable
 from games import engine, records
 from games.models import Challenge, Game, Move
 from games.options import GameOptions, custom_start

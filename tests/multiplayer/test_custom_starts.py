@@ -5,7 +5,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from abalone_site.errors import InvalidInput
+from core.errors import InvalidInput
 from games.engine.multi_record import read_multi_record
 from multiplayer import services
 from multiplayer.models import Seat, Table

@@ -5,7 +5,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from abalone_site.errors import Conflict, NotAllowed, Unprocessable
+from core.errors import Conflict, NotAllowed, Unprocessable
 from games.engine.multi_record import read_multi_record
 from multiplayer import services
 from multiplayer.models import Seat, Table, TableMove, TableRatingChange

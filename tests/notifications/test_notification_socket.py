@@ -103,7 +103,7 @@ def test_the_home_pages_hear_games_start_and_the_player_to_move_hears_their_turn
     from tests.games.test_game_sockets import play_first_legal_move
 
     settings.LIVE_SITE_EVENT_SECONDS = 60  # one event for the start and the first move
-    from abalone_site import live
+    from core import live
 
     live._site_sent_at = float("-inf")
     alice, bob = make_player("alice"), make_player("bob")

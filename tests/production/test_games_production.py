@@ -15,7 +15,7 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from abalone_site.errors import Conflict
+from core.errors import Conflict
 from games import engine, services
 from games.models import Game, Move
 from games.options import GameOptions

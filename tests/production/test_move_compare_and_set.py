@@ -16,8 +16,8 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from abalone_site import sql
-from abalone_site.errors import Conflict, ServiceError
+from core import sql
+from core.errors import Conflict, ServiceError
 from games import engine, move_store, selectors, services
 from games.models import Game, Move
 from games.options import GameOptions

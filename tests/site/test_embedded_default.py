@@ -16,8 +16,8 @@ from django.test import Client
 from django.urls import path
 from django.utils import timezone
 
-from abalone_site.jobs import InProcessRunner
 from abalone_site.urls import urlpatterns as site_urlpatterns
+from core.jobs import InProcessRunner
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -133,7 +133,7 @@ def console(caplog, settings):
     """Every INFO line any logger writes, Celery's own included, as ``make run``'s console
     shows them. The task modules are imported first: Celery's Django fix-up sets Django's
     logging up again as it imports them, which takes the capturing handler off the root."""
-    from abalone_site.jobs import registered_task
+    from core.jobs import registered_task
 
     for entry in settings.CELERY_BEAT_SCHEDULE.values():
         registered_task(entry["task"])

@@ -15,9 +15,10 @@ from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext
 
-from abalone_site.errors import engine_text
+from core.errors import engine_text
+from core.messages import Term, Text
 from games import engine
-from games.engine.errors import EngineError, IllegalMove, Term, Text
+from games.engine.errors import EngineError, IllegalMove
 from tests.browser.asgi_server import asgi_live_server  # noqa: F401 - a fixture
 from tests.site.test_i18n import catalogue
 
@@ -157,7 +158,7 @@ def test_a_record_import_names_the_ply_in_the_clients_language(api, make_player)
 
 
 def test_the_413_answer_is_in_the_clients_language():
-    from abalone_site.wsgi_over_asgi import WsgiOverAsgi
+    from core.wsgi_over_asgi import WsgiOverAsgi
 
     sent = []
 

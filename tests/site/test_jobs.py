@@ -3,7 +3,7 @@
 import pytest
 from celery import shared_task
 
-from abalone_site.jobs import InProcessRunner, enqueue, runner
+from core.jobs import InProcessRunner, enqueue, runner
 
 pytestmark = pytest.mark.django_db
 
@@ -100,7 +100,7 @@ def test_enqueue_waits_for_commit(settings, django_capture_on_commit_callbacks):
 
 
 def test_every_periodic_job_of_the_schedule_is_a_registered_task(settings):
-    from abalone_site.jobs import registered_task
+    from core.jobs import registered_task
 
     for entry in settings.CELERY_BEAT_SCHEDULE.values():
         assert registered_task(entry["task"]).name == entry["task"]
@@ -151,8 +151,8 @@ def test_threads_naming_a_task_at_once_all_find_it(monkeypatch):
     import threading
     import time
 
-    from abalone_site import jobs
     from abalone_site.celery import app
+    from core import jobs
 
     name = "tests.registered_late"
     importing = threading.Event()
@@ -188,8 +188,8 @@ def test_a_broker_that_cannot_take_the_message_does_not_fail_the_committed_chang
     settings, monkeypatch
 ):
     """The change has committed; a lost message is logged and the periodic jobs catch up."""
-    from abalone_site import jobs
-    from abalone_site.jobs import registered_task
+    from core import jobs
+    from core.jobs import registered_task
 
     logged = []
     # (the logger itself: a Celery worker started by an earlier test reconfigures logging)

@@ -8,7 +8,7 @@ import uuid
 from django.utils.translation import gettext_lazy
 from rest_framework.renderers import JSONRenderer
 
-from abalone_site.renderers import FastJSONRenderer
+from core.renderers import FastJSONRenderer
 from games import engine
 from games.selectors import legal_move_list, move_document
 

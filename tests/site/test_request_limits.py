@@ -2,7 +2,7 @@
 
 import pytest
 
-from abalone_site.parsers import MAX_JSON_DEPTH, MalformedJSON, depth, loads
+from core.parsers import MAX_JSON_DEPTH, MalformedJSON, depth, loads
 
 pytestmark = pytest.mark.django_db
 

@@ -1,12 +1,12 @@
-"""abalone_site.sql: plain SQL that reads and writes rows exactly as the ORM does."""
+"""core.sql: plain SQL that reads and writes rows exactly as the ORM does."""
 
 from datetime import UTC, datetime
 
 import pytest
 from django.db import connection
 
-from abalone_site import sql
 from accounts.models import User
+from core import sql
 from games import services
 from games.models import Game, Move
 from games.options import GameOptions

@@ -131,7 +131,7 @@ def test_challenges_are_throttled_per_player_on_the_api_and_the_page(
 
 
 def test_a_cache_that_cannot_be_reached_refuses_nothing(api, make_player, settings, monkeypatch):
-    from abalone_site import throttle
+    from core import throttle
 
     def unreachable(*args, **kwargs):
         raise ConnectionError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")

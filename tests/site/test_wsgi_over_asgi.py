@@ -1,11 +1,11 @@
-"""The HTTP bridge (abalone_site.wsgi_over_asgi): WSGI applications called through ASGI."""
+"""The HTTP bridge (core.wsgi_over_asgi): WSGI applications called through ASGI."""
 
 import asyncio
 import json
 
 import pytest
 
-from abalone_site.wsgi_over_asgi import WsgiOverAsgi
+from core.wsgi_over_asgi import WsgiOverAsgi
 
 
 def call(app, *, method="GET", path="/", query=b"", headers=(), body_parts=(b"",)):

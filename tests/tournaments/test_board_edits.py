@@ -2,7 +2,7 @@
 
 import pytest
 
-from abalone_site.errors import Conflict, Unprocessable
+from core.errors import Conflict, Unprocessable
 from tournaments import services
 from tournaments.models import Board, Round
 

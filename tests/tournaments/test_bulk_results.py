@@ -2,7 +2,7 @@
 
 import pytest
 
-from abalone_site.errors import Unprocessable
+from core.errors import Unprocessable
 from tournaments import services
 from tournaments.models import Board, ResultChange, Round
 

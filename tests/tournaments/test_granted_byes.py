@@ -2,7 +2,7 @@
 
 import pytest
 
-from abalone_site.errors import Conflict, NotAllowed
+from core.errors import Conflict, NotAllowed
 from tournaments import exports, selectors, services
 from tournaments.models import Board, Entrant, Round
 

@@ -1,5 +1,5 @@
 """Why these pairings, in the reader's language: the pairing engine explains each player with
-English templates (games.engine.errors.Text), the board keeps them as data, and the round page
+English templates (core.messages.Text), the board keeps them as data, and the round page
 and the API show them in the language of the request."""
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext
 
-from abalone_site.errors import engine_text
-from games.engine.errors import Number, Term, Text
+from core.errors import engine_text
+from core.messages import Number, Term, Text
 from tournaments import services
 from tournaments.models import Board
 from tournaments.pairing import PairingPlayer, RoundEntry, pair_swiss

@@ -4,7 +4,7 @@ checked when set (tournaments.services.setup) and used by every game of the even
 import pytest
 from django.urls import reverse
 
-from abalone_site.errors import Conflict, Unprocessable
+from core.errors import Conflict, Unprocessable
 from games import engine
 from tournaments import services
 from tournaments.models import Board, Tournament

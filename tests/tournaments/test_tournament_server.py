@@ -88,7 +88,7 @@ def test_missing_the_first_move_in_a_tournament_is_a_forfeit(make_tournament, cl
 
 
 def test_director_cannot_enter_a_result_while_the_game_runs(make_tournament, club_with_members):
-    from abalone_site.errors import Conflict
+    from core.errors import Conflict
 
     _, owner, _ = club_with_members
     tournament = make_tournament(register=2, format="swiss", rounds=1, play_mode="server")

@@ -3,7 +3,7 @@
 import pytest
 from django.db.models import Q
 
-from abalone_site.errors import Conflict, InvalidInput, NotAllowed, Unprocessable
+from core.errors import Conflict, InvalidInput, NotAllowed, Unprocessable
 from tournaments import selectors, services
 from tournaments.models import Board, Entrant, ResultChange, Round, Tournament
 

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from django.urls import reverse
 
-from abalone_site.errors import NotAllowed, Unprocessable
 from accounts.models import User
 from clubs import services as club_services
+from core.errors import NotAllowed, Unprocessable
 from tournaments import exports, selectors, services
 from tournaments.models import Board, ByeRequest, Entrant, ForbiddenPair, Round, Tournament
 from tournaments.pairing import read_trf

@@ -32,7 +32,7 @@ from py4swiss.trf.codes import PlayerCode, TournamentCode, XCode
 from py4swiss.trf.exceptions import ParsingError
 from py4swiss.trf.sections import PlayerSection, TournamentSection, XSection
 
-from games.engine.errors import gettext_noop
+from core.messages import gettext_noop
 from tournaments.pairing.dutch2026 import effective_numbers, pair_dutch_2026
 from tournaments.pairing.explain import explain_pairing
 from tournaments.pairing.model import (

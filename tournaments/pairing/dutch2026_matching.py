@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from games.engine.errors import gettext_noop
+from core.messages import gettext_noop
 from tournaments.pairing.dutch2026_computer import _Completion, _Computer
 from tournaments.pairing.dutch2026_criteria import (
     _bits,

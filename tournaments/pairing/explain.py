@@ -18,7 +18,7 @@ internal trace, so it only states what can be read off the result:
 
 Colours are named the Abalone way: Black moves first (FIDE's White).
 
-Each explanation is a :class:`~games.engine.errors.Text`: English templates with named values
+Each explanation is a :class:`~core.messages.Text`: English templates with named values
 (``str`` gives the English), which the site keeps as data (``Text.to_data``) and shows in each
 reader's language, as it shows the engines' errors.
 """
@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from games.engine.errors import Number, Term, Text, gettext_noop
+from core.messages import Number, Term, Text, gettext_noop
 from tournaments.pairing.model import (
     BLACK,
     WHITE,

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from games.engine.errors import MessageError, Text, gettext_noop
+from core.messages import MessageError, Text, gettext_noop
 
 # The site's one definition of the colours, re-exported for the pairing engines.
 from games.engine.position import BLACK as BLACK
@@ -47,7 +47,7 @@ MIRROR_RESULTS = {
 
 class PairingError(MessageError):
     """No legal pairing exists, or the input cannot be paired; the message is for the organiser
-    (an English template the site translates, as the rules engine's: ``games.engine.errors``)."""
+    (an English template the site translates, as the rules engine's: ``core.messages``)."""
 
 
 @dataclass(frozen=True, slots=True)

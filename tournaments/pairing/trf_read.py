@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from datetime import date
 
-from games.engine.errors import Term, Text, gettext_noop
+from core.messages import Term, Text, gettext_noop
 from tournaments.pairing.model import (
     BLACK,
     WHITE,

@@ -9,9 +9,9 @@ from datetime import datetime
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from abalone_site.errors import Conflict, NotFound, Unprocessable
 from accounts.models import User
-from games.engine.errors import Text, gettext_noop
+from core.errors import Conflict, NotFound, Unprocessable
+from core.messages import Text, gettext_noop
 from tournaments.models import AuditEntry, Board, ByeRequest, Entrant, Round, Tournament
 from tournaments.permissions import require_director
 from tournaments.selectors import pairing_warnings

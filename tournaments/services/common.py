@@ -7,8 +7,8 @@ from datetime import datetime
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from abalone_site.errors import NotFound
 from accounts.models import User
+from core.errors import NotFound
 from tournaments.models import AuditEntry, Tournament
 
 

@@ -12,9 +12,9 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils.translation import gettext
 
-from abalone_site.errors import Conflict, InvalidInput, NotAllowed, NotFound, Unprocessable
 from accounts.models import User
 from clubs.models import Membership
+from core.errors import Conflict, InvalidInput, NotAllowed, NotFound, Unprocessable
 from ratings.selectors import rating_for_tournament
 from tournaments.models import AuditEntry, ByeRequest, Entrant, ForbiddenPair, Round, Tournament
 from tournaments.permissions import require_director

@@ -13,7 +13,8 @@ from datetime import datetime
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from abalone_site.errors import (
+from accounts.models import User
+from core.errors import (
     Conflict,
     InvalidInput,
     NotAllowed,
@@ -22,7 +23,6 @@ from abalone_site.errors import (
     Unprocessable,
     engine_text,
 )
-from accounts.models import User
 from games import engine
 from games import selectors as game_selectors
 from games.models import Game, Move

@@ -16,9 +16,9 @@ from django.conf import settings
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from abalone_site.errors import Conflict, NotFound, ServiceError, engine_text
-from abalone_site.jobs import enqueue
 from accounts.models import User
+from core.errors import Conflict, NotFound, ServiceError, engine_text
+from core.jobs import enqueue
 from games import services as game_services
 from games.options import GameOptions
 from tournaments import draw, notify

@@ -9,9 +9,9 @@ from django.db import transaction
 from django.utils.text import slugify
 from django.utils.translation import gettext
 
-from abalone_site.errors import Conflict, InvalidInput, NotFound, Unprocessable
 from accounts.models import User
 from clubs.models import Club
+from core.errors import Conflict, InvalidInput, NotFound, Unprocessable
 from games.models import Game
 from games.options import CUSTOM, GameOptions, custom_start
 from tournaments.models import Arbiter, Tournament, default_tiebreaks

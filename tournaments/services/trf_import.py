@@ -24,10 +24,10 @@ from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from abalone_site.errors import InvalidInput, Unprocessable, engine_text
 from accounts.models import User
 from clubs.models import Club
-from games.engine.errors import Text, gettext_noop
+from core.errors import InvalidInput, Unprocessable, engine_text
+from core.messages import Text, gettext_noop
 from tournaments.history import BOARD_RESULT_TRF_CODES
 from tournaments.models import Board, ByeRequest, Entrant, ForbiddenPair, Round, Tournament
 from tournaments.pairing import PairingError, PairingPlayer, RoundEntry, read_trf

@@ -5,7 +5,7 @@ import uvicorn
 from django.conf import settings
 from django.core.management.base import BaseCommand
 
-from abalone_site.jobs import runner
+from core.jobs import runner
 
 
 class Command(BaseCommand):

@@ -26,6 +26,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import close_old_connections, transaction
+from django.utils.module_loading import import_string
 
 logger = logging.getLogger(__name__)
 
@@ -174,8 +175,7 @@ def registered_task(name: str):
     (``celery.loaders.base.autodiscover_tasks``' race protection), which made a move answer 500
     after it had been saved.
     """
-    from abalone_site.celery import app
-
+    app = import_string(settings.JOBS_CELERY_APP)
     if name not in app.tasks:
         with _import_lock:
             if name not in app.tasks:

@@ -22,7 +22,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.conf import settings
 
-from abalone_site.wsgi_over_asgi import server_loop
+from core.wsgi_over_asgi import server_loop
 
 logger = logging.getLogger(__name__)
 

@@ -34,7 +34,7 @@ from rest_framework.settings import api_settings
 
 from .serializers import TextField
 
-#: No NUL character (abalone_site.middleware refuses them in query strings).
+#: No NUL character (core.middleware refuses them in query strings).
 NO_NUL = "^[^\\x00]*$"
 UNSAFE = {"POST", "PUT", "PATCH", "DELETE"}
 

@@ -226,7 +226,7 @@ async def _too_large(send, scope, declared: int | None, limit: int) -> None:
     from django.utils.html import escape
     from django.utils.translation import gettext
 
-    from accounts.languages import socket_language
+    from core.languages import socket_language
 
     with translation.override(socket_language(scope)):
         size = number_format(declared if declared is not None else limit, force_grouping=True)

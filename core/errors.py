@@ -4,7 +4,7 @@ Services raise these when input is bad or an action is not allowed; the API turn
 ``{"error": code, "detail": message}`` with the status below, the pages into a message or form
 error. Anything else that escapes is a bug (a 500).
 
-The rules engine's own errors (``games.engine.errors``) carry English templates that the
+The rules engine's own errors (``core.messages``) carry English templates that the
 catalogues translate: :func:`engine_text` gives one in the active language.
 """
 

@@ -20,7 +20,7 @@ from django.conf import settings
 from django.utils.translation import gettext as _
 from django_ratelimit.core import get_usage
 
-from abalone_site.errors import ServiceError
+from core.errors import ServiceError
 
 logger = logging.getLogger(__name__)
 

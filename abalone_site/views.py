@@ -4,43 +4,9 @@ from django.contrib.staticfiles import finders
 from django.http import Http404, HttpResponse, HttpResponseServerError, JsonResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
-from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from accounts.models import User
-from clubs.models import Club
 from core.api_errors import json_not_found, json_server_error
-
-from . import home as home_reads
-
-
-def home(request):
-    """The home page: for a player, what is happening for them; for everyone, what is
-    happening on the site. ``?part=live`` answers only the part that changes, which the page
-    fetches again when the player's socket says something happened (static/js/home.js)."""
-    now = timezone.now()
-    user = request.user
-    context = {"live_games": home_reads.live_games(now=now)}
-    if user.is_authenticated:
-        received, made = home_reads.my_challenges(user, now=now)
-        context |= {
-            "my_games": home_reads.my_games(user, now=now),
-            "challenges_received": received,
-            "challenges_made": made,
-            "next_rounds": home_reads.my_next_rounds(user),
-            "club_tournaments": home_reads.club_tournaments_soon(user, now=now),
-            "results": home_reads.my_results(user),
-        }
-    else:
-        context |= {
-            "tournaments": home_reads.tournaments_upcoming_and_running(),
-            "leaders": home_reads.leaderboard_top(now=now),
-            "player_count": User.objects.filter(is_active=True).count(),
-            "club_count": Club.objects.count(),
-        }
-    if request.GET.get("part") == "live":
-        return render(request, "home_live.html", context)
-    return render(request, "home.html", context)
 
 
 def health(request):

@@ -1,14 +1,12 @@
 """API for players: me, profile, tokens, player lookup."""
 
-from django.db.models import Q
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics, permissions, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from . import services
-from .models import User
-from .selectors import player_named
+from .selectors import player_named, players_matching
 from .serializers import (
     ApiTokenCreatedSerializer,
     ApiTokenCreateSerializer,
@@ -68,13 +66,7 @@ class PlayerListView(generics.ListAPIView):
         return super().get(request, *args, **kwargs)
 
     def get_queryset(self):
-        players = User.objects.filter(is_active=True).order_by("username")
-        query = self.request.query_params.get("search", "").strip()
-        if query:
-            players = players.filter(
-                Q(username__icontains=query) | Q(display_name__icontains=query)
-            )
-        return players
+        return players_matching(self.request.query_params.get("search", "").strip())
 
 
 class PlayerDetailView(APIView):

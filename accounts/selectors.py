@@ -5,8 +5,8 @@ from __future__ import annotations
 from django.db.models import Q, QuerySet
 from django.utils.translation import gettext as _
 
+from accounts.computer_names import PREFIX as COMPUTER_PREFIX
 from core.errors import NotFound
-from games.computer_players import PREFIX as COMPUTER_PREFIX
 
 from .models import User
 
@@ -34,10 +34,19 @@ def player_named(username: str | None) -> User:
     return player
 
 
+def players_matching(query: str) -> QuerySet[User]:
+    """The active players whose username or display name contains ``query`` (any case; all of
+    them for an empty query), by username: the player list's page and its API."""
+    players = User.objects.filter(is_active=True).order_by("username")
+    if query:
+        players = players.filter(Q(username__icontains=query) | Q(display_name__icontains=query))
+    return players
+
+
 # --- games against the computer -------------------------------------------------------------------
 # The computer's accounts (``games.computer``) are told by their name: "Sumito level N", with
-# spaces, which sign-up never gives (``games.computer_players``). A player's page keeps the games
-# against them apart from the games against people (``ratings.selectors.computer_games``).
+# spaces, which sign-up never gives (``accounts.computer_names``). A player's page keeps the games
+# against them apart from the games against people (``players.selectors.profile.computer_games``).
 
 
 def computer_accounts() -> QuerySet[User]:

@@ -4,8 +4,6 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
-from django.core.paginator import Paginator
-from django.db.models import Q
 from django.shortcuts import redirect, render
 from django.utils.translation import check_for_language
 from django.utils.translation import gettext as _
@@ -20,7 +18,6 @@ from core.throttle import client_ip, throttle
 from . import services
 from .forms import ProfileForm, SignupForm, TokenForm
 from .lockout import lift
-from .models import User
 
 
 def signup(request):
@@ -119,15 +116,6 @@ def language_set(request):
     ):
         services.user_language_set(user=request.user, language=language)
     return response
-
-
-def player_list(request):
-    query = request.GET.get("q", "").strip()
-    players = User.objects.filter(is_active=True).order_by("username")
-    if query:
-        players = players.filter(Q(username__icontains=query) | Q(display_name__icontains=query))
-    page = Paginator(players, 50).get_page(request.GET.get("page"))
-    return render(request, "accounts/player_list.html", {"page": page, "query": query})
 
 
 class PasswordResetView(auth_views.PasswordResetView):

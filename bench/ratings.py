@@ -386,6 +386,7 @@ def main(argv=None) -> int:
             cursor.execute("ANALYZE")
 
         from clubs.models import Club
+        from players.selectors import profile
         from ratings import selectors
 
         top = selectors.leaderboard(
@@ -393,8 +394,8 @@ def main(argv=None) -> int:
         ).first()
         player = top.user.username
         rival = (
-            selectors.recent_games(top.user, limit=1)[0].opponent.username
-            if selectors.recent_games(top.user, limit=1)
+            profile.recent_games(top.user, limit=1)[0].opponent.username
+            if profile.recent_games(top.user, limit=1)
             else player
         )
         club = Club.objects.order_by("slug").first().slug

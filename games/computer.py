@@ -22,10 +22,11 @@ from django.contrib.auth import get_user_model
 from django.db.models import Q
 from django.utils import timezone
 
+from accounts.computer_names import computer_username
 from core.errors import ServiceError, Unprocessable
 from core.jobs import enqueue
 from games import engine
-from games.computer_players import MOVE_TASK, _remember, computer_level_of, computer_username
+from games.computer_players import MOVE_TASK, _remember, computer_level_of
 from games.engine.search import LEVELS, best_move
 from games.models import Game
 from games.options import options_from_choices

@@ -1,30 +1,16 @@
-"""Who the computer is, and when it is to move: its accounts, told by their name ("Sumito level
-N", with spaces, which sign-up never gives), and the queueing of its move after each published
-state. Nothing of the computer's play or of the games' services (``games.computer``), so that the
-games' events and the reads of accounts use it without importing them."""
+"""Which accounts are the computer's (told by their name, ``accounts.computer_names``), and the
+queueing of its move after each published state. Nothing of the computer's play or of the
+games' services (``games.computer``), so that the games' events use it without importing them."""
 
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
+from accounts.computer_names import level_named
 from core.jobs import enqueue
 from games import engine
-from games.engine.search import LEVELS
 from games.models import Game
-
-PREFIX = "Sumito level "
-
-
-def computer_username(level: int) -> str:
-    return f"{PREFIX}{level}"
-
-
-def level_named(username: str) -> int | None:
-    """The level of the computer account called ``username``, or None for any other name."""
-    names = {computer_username(level): level for level in LEVELS}
-    return names.get(username)
-
 
 MOVE_TASK = "games.tasks.computer_move"
 

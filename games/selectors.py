@@ -291,3 +291,17 @@ def premove_candidates(game: Game, user: User) -> list[dict]:
     position = engine.Position.from_string(game.position)
     mine = engine.Position(colour, position.black_bits, position.white_bits)
     return legal_move_list(mine)
+
+
+def outcome_for(result: str, colour: str) -> str:
+    """The outcome of a game with ``result`` ("1-0", "0-1", "1/2-1/2") for the player of
+    ``colour`` ("black" or "white"): "win", "draw" or "loss"."""
+    if result == "1/2-1/2":
+        return "draw"
+    black_won = result == "1-0"
+    return "win" if black_won == (colour == "black") else "loss"
+
+
+def outcome_told(result: str, colour: str) -> str:
+    """:func:`outcome_for` as a sentence says it: "won", "drew" or "lost"."""
+    return {"win": "won", "draw": "drew", "loss": "lost"}[outcome_for(result, colour)]

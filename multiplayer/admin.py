@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from multiplayer.models import Seat, Table, TableMove, TableRatingChange
+from multiplayer.models import Seat, Table, TableMove
 
 
 class SeatInline(admin.TabularInline):
@@ -18,4 +18,3 @@ class TableAdmin(admin.ModelAdmin):
 
 
 admin.site.register(TableMove)
-admin.site.register(TableRatingChange)

@@ -10,6 +10,8 @@ from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from games.models import Termination
+
 
 class Table(models.Model):
     class Status(models.TextChoices):
@@ -22,14 +24,7 @@ class Table(models.Model):
         THREE = "three", _("Three players")
         TEAMS = "teams", _("Four players in two teams")
 
-    class Termination(models.TextChoices):
-        MARBLES = "marbles", _("Marbles pushed off")
-        RESIGNATION = "resignation", _("Resignation")
-        TIME = "time", _("Time")
-        NO_LEGAL_MOVES = "no_legal_moves", _("No legal move")
-        MOVE_CAP = "move_cap", _("Move limit")
-        REPETITION = "repetition", _("Threefold repetition")
-        EXPIRED = "expired", _("Not enough players came")
+    Termination = Termination
 
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="tables_created"
@@ -51,7 +46,19 @@ class Table(models.Model):
     turn_started_at = models.DateTimeField(null=True, blank=True)
     # When the seat to move runs out; empty when no clock runs.
     flag_deadline = models.DateTimeField(null=True, blank=True)
-    termination = models.CharField(max_length=16, choices=Termination.choices, blank=True)
+    termination = models.CharField(
+        max_length=16,
+        choices=Termination.subset(
+            Termination.MARBLES,
+            Termination.RESIGNATION,
+            Termination.TIME,
+            Termination.NO_LEGAL_MOVES,
+            Termination.MOVE_CAP,
+            Termination.REPETITION,
+            Termination.EXPIRED,
+        ),
+        blank=True,
+    )
     created_at = models.DateTimeField()
     expires_at = models.DateTimeField(help_text="an open table not full by then is aborted")
     started_at = models.DateTimeField(null=True, blank=True)
@@ -127,23 +134,3 @@ class TableMove(models.Model):
 
     def __str__(self) -> str:
         return f"table {self.table_id}:{self.ply} {self.notation}"
-
-
-class TableRatingChange(models.Model):
-    """One player's rating change from one rated table (category ``multi``), exactly once."""
-
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="rating_changes")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
-    rating_before = models.IntegerField()
-    rating_after = models.IntegerField()
-    place = models.PositiveSmallIntegerField()
-    played_at = models.DateTimeField()
-
-    class Meta:
-        ordering = ["played_at", "pk"]
-        constraints = [
-            models.UniqueConstraint(fields=["table", "user"], name="one_change_per_table")
-        ]
-
-    def __str__(self) -> str:
-        return f"table {self.table_id} {self.user_id} {self.rating_before}→{self.rating_after}"

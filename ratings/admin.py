@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from .models import PlayerRating, RatingChange, RecomputeRequest
+from .models import PlayerRating, RatingChange, RecomputeRequest, TableRatingChange
 
 
 @admin.register(PlayerRating)
@@ -28,3 +28,9 @@ class RatingChangeAdmin(admin.ModelAdmin):
 @admin.register(RecomputeRequest)
 class RecomputeRequestAdmin(admin.ModelAdmin):
     list_display = ("since", "reason", "requested_at", "done_at")
+
+
+@admin.register(TableRatingChange)
+class TableRatingChangeAdmin(admin.ModelAdmin):
+    list_display = ("user", "table", "place", "rating_before", "rating_after", "played_at")
+    raw_id_fields = ("user", "table")

@@ -96,3 +96,30 @@ class RecomputeRequest(models.Model):
     def __str__(self) -> str:
         state = "done" if self.done_at else "pending"
         return f"recompute from {self.since:%Y-%m-%d %H:%M} ({state})"
+
+
+class TableRatingChange(models.Model):
+    """One player's rating change from one rated table of three or four players (category
+    ``multi``, pairwise Elo from the ranking), exactly once per player and table. Written by
+    ``ratings.services.rating_apply_table``; the table says the result, ratings keep the rows.
+
+    The rows were the multiplayer app's before ratings wrote them all: the table keeps its name."""
+
+    table = models.ForeignKey(
+        "multiplayer.Table", on_delete=models.CASCADE, related_name="rating_changes"
+    )
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    rating_before = models.IntegerField()
+    rating_after = models.IntegerField()
+    place = models.PositiveSmallIntegerField()
+    played_at = models.DateTimeField()
+
+    class Meta:
+        db_table = "multiplayer_tableratingchange"
+        ordering = ["played_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "user"], name="one_change_per_table")
+        ]
+
+    def __str__(self) -> str:
+        return f"table {self.table_id} {self.user_id} {self.rating_before}→{self.rating_after}"

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from games.selectors import outcome_told
 from notifications.services import notification_create
 from ratings.models import RatingChange
-from ratings.selectors import outcome_told
 
 #: After the ratings (20): the notification carries the rating change.
 GAME_FINISHED_NOTIFY_RANK = 30

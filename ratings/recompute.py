@@ -1,14 +1,15 @@
 """Recompute ratings from the game history (all of it, or from one moment onward).
 
 The history is every rated result: rated server games (a tournament game counts with its board's
-result, which a director may have corrected) and rated over-the-board tournament boards. It is
+result, which a director may have corrected) and what other apps register
+(:func:`rated_results_from`: the rated over-the-board tournament boards). It is
 replayed in the order it was applied: by ``played_at``, then by the first RatingChange id. The
 players' states before ``since`` come from the changes already stored.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -21,7 +22,6 @@ from ratings import elo
 from ratings.elo import SCORES
 from ratings.models import PlayerRating, RatingChange, RecomputeRequest
 from ratings.services import rating_change_rows
-from tournaments.models import Board, ResultChange
 
 BATCH = 5000
 
@@ -44,6 +44,19 @@ class RecomputeReport:
     changes_written: int = 0
     changes_that_differed: int = 0
     players: int = 0
+
+
+#: What else is rated, besides the server games: each a function of (``since``, the first rating
+#: change of each result already applied, keyed ``("g", game_id)`` or ``("b", board_id)``) that
+#: gives the rated results at or after ``since``. An app whose results are rated registers one
+#: from its ``ready()`` (:func:`rated_results_from`): tournaments do for over-the-board boards.
+_more_rated_results: list[Callable[[datetime | None, dict], Iterable[Source]]] = []
+
+
+def rated_results_from(provider: Callable[[datetime | None, dict], Iterable[Source]]) -> None:
+    """Register ``provider`` of rated results for the replay (idempotent)."""
+    if provider not in _more_rated_results:
+        _more_rated_results.append(provider)
 
 
 def rated_sources(since: datetime | None = None) -> list[Source]:
@@ -93,40 +106,8 @@ def rated_sources(since: datetime | None = None) -> list[Source]:
                 ),
             )
         )
-    entered = dict(ResultChange.objects.values_list("board_id").annotate(at=Min("changed_at")))
-    boards = Board.objects.filter(
-        round__tournament__rated=True,
-        game__isnull=True,
-        white__isnull=False,
-        result__in=list(SCORES),
-    ).values(
-        "pk",
-        "black__user_id",
-        "white__user_id",
-        "result",
-        "round__tournament__base_seconds",
-        "round__tournament__increment_seconds",
-    )
-    for board in boards.iterator(chunk_size=BATCH):
-        fallback = entered.get(board["pk"])
-        at, order = first_change.get(("b", board["pk"]), (fallback, 1 << 62))
-        if at is None or (since is not None and at < since):
-            continue
-        sources.append(
-            Source(
-                at,
-                order,
-                None,
-                board["pk"],
-                board["black__user_id"],
-                board["white__user_id"],
-                board["result"],
-                elo.speed_category(
-                    board["round__tournament__base_seconds"],
-                    board["round__tournament__increment_seconds"],
-                ),
-            )
-        )
+    for provider in _more_rated_results:
+        sources.extend(provider(since, first_change))
     sources.sort(key=lambda s: (s.played_at, s.order, s.game_id or 0, s.board_id or 0))
     return sources
 

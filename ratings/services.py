@@ -1,4 +1,6 @@
-"""Rating writes: each rated game changes both players' ratings exactly once.
+"""Rating writes: each rated game changes its players' ratings exactly once. Every rating row
+(``PlayerRating``, ``RatingChange``, ``TableRatingChange``) is written here or by the replay
+(``ratings.recompute``), for two-player games, tournament boards and tables alike.
 
 ``rating_apply_game`` runs inside the transaction that records the game's result, holding the
 game row lock (it is registered in ``games.hooks``); ``rating_apply_board`` inside a director's
@@ -20,7 +22,7 @@ from django.db.models import Max
 
 from core.jobs import enqueue
 from ratings import elo
-from ratings.models import PlayerRating, RatingChange, RecomputeRequest
+from ratings.models import PlayerRating, RatingChange, RecomputeRequest, TableRatingChange
 
 RECOMPUTE_TASK = "ratings.tasks.recompute_requested"
 
@@ -109,19 +111,20 @@ def rating_apply(
         )
     )
     for row, side in ((black, sides[0]), (white, sides[1])):
-        row.rating, row.games, row.reached_2400 = (
-            side.after.rating,
-            side.after.games,
-            side.after.reached_2400,
-        )
-        row.peak = max(row.peak, side.after.rating)
-        row.last_game_at = played_at
-        row.save(update_fields=["rating", "games", "reached_2400", "peak", "last_game_at"])
+        _store(row, side.after, played_at)
     return tuple(side.after.rating - side.before.rating for side in sides)
 
 
 def _state(row: PlayerRating) -> elo.PlayerState:
     return elo.PlayerState(row.rating, row.games, row.reached_2400)
+
+
+def _store(row: PlayerRating, after: elo.PlayerState, played_at: datetime) -> None:
+    """Save ``row`` as ``after`` says, a rated game played at ``played_at``."""
+    row.rating, row.games, row.reached_2400 = after.rating, after.games, after.reached_2400
+    row.peak = max(row.peak, after.rating)
+    row.last_game_at = played_at
+    row.save(update_fields=["rating", "games", "reached_2400", "peak", "last_game_at"])
 
 
 def rating_apply_game(*, game, now: datetime) -> tuple[int, int] | None:
@@ -168,6 +171,33 @@ def rating_apply_board(*, board, now: datetime) -> None:
             played_at=now,
             board=board,
         )
+
+
+def rating_apply_table(*, table, seats, now: datetime) -> None:
+    """Rate a finished table of three or four players: pairwise Elo from the ranking in the
+    ``multi`` category, exactly once per table, for a rated table whose every player moved at
+    least once. ``seats``: the table's seats in seat order, each with its ``user_id`` and
+    ``place``. Runs inside the transaction that records the table's end, holding its row lock;
+    the rating rows are locked after it, in user-id order (docs/architecture.md)."""
+    if not table.rated or table.ply < table.players:
+        return
+    if TableRatingChange.objects.filter(table=table).exists():
+        return
+    user_ids = [seat.user_id for seat in seats]
+    rows = locked_ratings(sorted(user_ids), elo.MULTI_CATEGORY)
+    states = [_state(rows[user_id]) for user_id in user_ids]
+    deltas = elo.rate_ranking(states, [seat.place for seat in seats])
+    for seat, state, delta in zip(seats, states, deltas, strict=True):
+        after = state.after(delta)
+        TableRatingChange.objects.create(
+            table=table,
+            user_id=seat.user_id,
+            rating_before=state.rating,
+            rating_after=after.rating,
+            place=seat.place,
+            played_at=now,
+        )
+        _store(rows[seat.user_id], after, now)
 
 
 def ratings_recompute_request(*, since: datetime, reason: str, now: datetime) -> RecomputeRequest:

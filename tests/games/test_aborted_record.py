@@ -13,7 +13,7 @@ from clubs import services as club_services
 from games import services
 from games.models import Game
 from games.selectors import ABORTED_UNPLAYED
-from ratings import selectors as rating_selectors
+from players.selectors import profile
 from ratings.models import PlayerRating, RatingChange
 from ratings.services import rating_apply_game
 from tournaments import selectors as tournament_selectors
@@ -28,7 +28,7 @@ pytestmark = pytest.mark.django_db
 
 def wdl(user) -> dict[str, tuple[int, int, int]]:
     """The player's record as (wins, draws, losses): overall, as Black, as White."""
-    record = rating_selectors.player_record(user)
+    record = profile.player_record(user)
     return {part: (r.wins, r.draws, r.losses) for part, r in record.items()}
 
 
@@ -71,9 +71,9 @@ def test_rated_game_nobody_moved_in_is_aborted_not_lost_and_not_rated(
     assert rating_apply_game(game=game, now=at(40)) is None
     assert not_rated(game, black, white)
 
-    lines = rating_selectors.recent_games(black)
+    lines = profile.recent_games(black)
     assert [(line.game.pk, line.outcome) for line in lines] == [(game.pk, "aborted")]
-    versus = rating_selectors.head_to_head(white, black)
+    versus = profile.head_to_head(white, black)
     assert (versus.record.games, [line.outcome for line in versus.games]) == (0, ["aborted"])
 
     html = client.get(f"/players/{black.username}/").content.decode()
@@ -97,7 +97,7 @@ def test_casual_game_nobody_moved_in_is_aborted(new_game, players):
     assert game.aborted_unplayed is True
     assert wdl(black) == NO_GAMES
     assert wdl(white) == NO_GAMES
-    assert rating_selectors.recent_games(black) == []
+    assert profile.recent_games(black) == []
     assert not_rated(game, black, white)
     assert archive_selectors.game_row(game)["aborted"] is True
     assert archive_selectors.result_text(game) == "Game aborted"
@@ -140,7 +140,7 @@ def test_tournament_game_nobody_moved_in_keeps_its_forfeit_but_not_in_the_record
     assert game.aborted_unplayed is True
     assert wdl(game.black) == NO_GAMES
     assert wdl(game.white) == NO_GAMES
-    assert [line.outcome for line in rating_selectors.recent_games(game.white)] == ["aborted"]
+    assert [line.outcome for line in profile.recent_games(game.white)] == ["aborted"]
     assert not_rated(game, game.black, game.white)
     assert archive_selectors.game_row(game)["aborted"] is True
     assert archive_selectors.result_text(game) == (
@@ -163,8 +163,8 @@ def test_black_moved_and_white_missed_its_first_move_still_counts(new_game, play
     assert game.aborted_unplayed is False
     assert wdl(black) == {"overall": (1, 0, 0), "black": (1, 0, 0), "white": (0, 0, 0)}
     assert wdl(white) == {"overall": (0, 0, 1), "black": (0, 0, 0), "white": (0, 0, 1)}
-    assert [line.outcome for line in rating_selectors.recent_games(white)] == ["loss"]
-    versus = rating_selectors.head_to_head(black, white)
+    assert [line.outcome for line in profile.recent_games(white)] == ["loss"]
+    versus = profile.head_to_head(black, white)
     assert (versus.record.wins, versus.record.losses) == (1, 0)
     assert archive_selectors.game_row(game)["aborted"] is False
     assert archive_selectors.result_text(game) == "Black wins: White did not make a first move"

@@ -10,8 +10,8 @@ from django.conf import settings
 
 from games import computer, engine, services
 from games.options import GameOptions
-from ratings import selectors as rating_selectors
-from ratings.selectors import computer_games
+from players.selectors import profile
+from players.selectors.profile import computer_games
 from tests.games.conftest import T0
 from tests.games.test_computer import queued  # noqa: F401 (a fixture)
 
@@ -111,10 +111,10 @@ def test_the_selector_lists_games_against_the_computer_newest_first_with_their_c
 
 def test_the_record_and_recent_games_keep_to_games_against_people(history):
     ann, bob, games = history
-    record = rating_selectors.player_record(ann)
+    record = profile.player_record(ann)
     assert (record["overall"].wins, record["overall"].draws, record["overall"].losses) == (1, 0, 0)
     assert record["black"].games == 1 and record["white"].games == 0
-    assert [line.game.pk for line in rating_selectors.recent_games(ann)] == [games["bob"].pk]
+    assert [line.game.pk for line in profile.recent_games(ann)] == [games["bob"].pk]
     assert computer_games(bob).lines == [] and computer_games(bob).games == 0
 
 
@@ -124,9 +124,9 @@ def test_the_computer_s_own_page_counts_its_games_against_people(history):
     assert computer.computer_level_of(level_one.pk) == 1
     # its opponents are people: its games are its record, and none is "against the computer"
     assert computer_games(level_one).lines == []
-    record = rating_selectors.player_record(level_one)
+    record = profile.player_record(level_one)
     assert (record["overall"].wins, record["overall"].draws, record["overall"].losses) == (0, 1, 1)
-    assert {line.game.pk for line in rating_selectors.recent_games(level_one)} == {
+    assert {line.game.pk for line in profile.recent_games(level_one)} == {
         games["win"].pk,
         games["draw"].pk,
     }

@@ -8,8 +8,8 @@ import pytest
 from core.errors import Conflict, NotAllowed, Unprocessable
 from games.engine.multi_record import read_multi_record
 from multiplayer import services
-from multiplayer.models import Seat, Table, TableMove, TableRatingChange
-from ratings.models import PlayerRating
+from multiplayer.models import Seat, Table, TableMove
+from ratings.models import PlayerRating, TableRatingChange
 
 T0 = datetime(2026, 11, 24, 12, 0, tzinfo=UTC)  # each test's start: now (_start_now)
 #: From the three-player start: Black brings a third marble to c1, then a1 b1 c1 push White's

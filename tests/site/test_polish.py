@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.models import Game
-from ratings import views as rating_views
+from players import charts
 from ratings.selectors import HistoryPoint
 from tournaments.models import Tournament
 
@@ -111,8 +111,8 @@ def test_a_demo_game_whose_time_ran_out_is_adjudicated_and_made_again(demo, monk
 
 def test_games_are_placed_by_the_time_between_them():
     day = 86400.0
-    x = rating_views.chart_x_fractions([0.0, day, 3 * day, 10 * day])
-    step = rating_views.CHART_MIN_STEP
+    x = charts.chart_x_fractions([0.0, day, 3 * day, 10 * day])
+    step = charts.CHART_MIN_STEP
     gaps = [right - left - step for left, right in zip(x, x[1:], strict=False)]
     # beyond the fixed step, the gaps are as the times between the games: 1, 2 and 7 days
     assert gaps[1] == pytest.approx(2 * gaps[0]) and gaps[2] == pytest.approx(7 * gaps[0])
@@ -122,16 +122,16 @@ def test_games_are_placed_by_the_time_between_them():
 def test_games_played_at_one_moment_do_not_stack():
     """A round's results entered together: the games used to share one x, one above another."""
     day = 86400.0
-    x = rating_views.chart_x_fractions([0.0, 30 * day, 30 * day, 30 * day])
+    x = charts.chart_x_fractions([0.0, 30 * day, 30 * day, 30 * day])
     assert x[1] < x[2] < x[3]
-    plot = rating_views.CHART_WIDTH - rating_views.CHART_LEFT - rating_views.CHART_RIGHT
+    plot = charts.CHART_WIDTH - charts.CHART_LEFT - charts.CHART_RIGHT
     assert (x[2] - x[1]) * plot >= 5  # apart by more than a point's width (r=2.5)
-    assert rating_views.chart_x_fractions([5.0, 5.0, 5.0]) == pytest.approx([0, 0.5, 1])
+    assert charts.chart_x_fractions([5.0, 5.0, 5.0]) == pytest.approx([0, 0.5, 1])
 
 
 def test_many_games_still_fit_in_order():
     times = [float(minute * 60) for minute in range(5000)]
-    x = rating_views.chart_x_fractions(times)
+    x = charts.chart_x_fractions(times)
     assert x[0] == 0 and x[-1] == pytest.approx(1)
     assert all(left < right for left, right in zip(x, x[1:], strict=False))
 
@@ -142,14 +142,14 @@ def test_the_chart_marks_dates_along_a_long_history():
     def history(*days):
         return [HistoryPoint(start + timedelta(days=d), 1500 + d, d, None, None) for d in days]
 
-    chart = rating_views.rating_chart("rapid", history(0, 7, 23, 40))
+    chart = charts.rating_chart("rapid", history(0, 7, 23, 40))
     cx = [float(v) for v in re.findall(r'cx="([\d.]+)"', chart.points_svg)]
     assert cx[1] - cx[0] < cx[2] - cx[1]  # 7 days, then 16
     # marks a quarter, a half and three quarters of the way through the forty days
     assert [label for _x, label in chart.ticks] == ["2026-01-11", "2026-01-21", "2026-01-31"]
     ticks = [x for x, _label in chart.ticks]
     assert cx[1] < ticks[0] < ticks[1] < cx[2] < ticks[2] < cx[3]
-    assert rating_views.rating_chart("rapid", history(0, 1, 2)).ticks == []  # two days: none
+    assert charts.rating_chart("rapid", history(0, 1, 2)).ticks == []  # two days: none
 
 
 # --- the API docs -------------------------------------------------------------------------------

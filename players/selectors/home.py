@@ -1,7 +1,7 @@
 """Reads for the home page: what is happening for a player, and on the site.
 
-The home page is the one page that gathers every app, so its reads live here, in the site's
-wiring, and each app's own selectors stay about their app.
+The home page is one of the pages that gather every app, so its reads live here, on the top
+floor with the player's page, and each app's own selectors stay about their app.
 """
 
 from __future__ import annotations
@@ -16,10 +16,10 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 from clubs.models import Membership
 from games.models import Challenge, Game
-from games.selectors import ABORTED_UNPLAYED
+from games.selectors import ABORTED_UNPLAYED, outcome_told
 from ratings import elo
 from ratings.models import PlayerRating, RatingChange
-from ratings.selectors import outcome_told
+from ratings.selectors import leaderboard, leaderboard_filter
 from tournaments.models import Board, Entrant, Tournament
 
 LIVE_GAMES = 8
@@ -219,6 +219,4 @@ def tournaments_upcoming_and_running() -> list[Tournament]:
 
 
 def leaderboard_top(*, now: datetime, count: int = 5) -> list[PlayerRating]:
-    from ratings.selectors import leaderboard, leaderboard_filter
-
     return list(leaderboard(leaderboard_filter(), now=now)[:count])

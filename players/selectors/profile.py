@@ -1,0 +1,254 @@
+"""Reads of a player's page: their record, games, head-to-head, tournaments and games against
+the computer. Each costs a fixed, small number of queries, whatever the size of the player's
+history (standings excepted: one computation per tournament the player played in)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db.models import Count, F, Q, QuerySet
+
+from accounts.computer_names import level_named
+from accounts.models import User
+from accounts.selectors import against_the_computer
+from games.models import Game
+from games.selectors import ABORTED_UNPLAYED, outcome_for
+from ratings.models import RatingChange
+from tournaments import selectors as tournament_selectors
+from tournaments.models import Board, Entrant, Tournament
+
+RECENT_GAMES = 20
+PROFILE_TOURNAMENTS = 20
+RESULTS = ("1-0", "0-1", "1/2-1/2")
+# Positions are not shown in game lists; leaving them out keeps long histories light.
+GAME_TEXT_FIELDS = ("start_position", "position")
+
+
+def _finished_games_of(user: User) -> QuerySet[Game]:
+    """The player's finished games with a result against people, those over before any move
+    included (the game lists show them as aborted; the record leaves them out). The games
+    against the computer are kept apart (:func:`computer_games`)."""
+    return Game.objects.filter(
+        Q(black=user) | Q(white=user), status=Game.Status.FINISHED, result__in=RESULTS
+    ).exclude(against_the_computer(user))
+
+
+@dataclass(frozen=True)
+class Record:
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.draws + self.losses
+
+    @property
+    def score(self) -> float:
+        return self.wins + self.draws / 2
+
+
+def _record_counts(rows: QuerySet, black: Q, white: Q) -> dict[str, int]:
+    return rows.aggregate(
+        black_wins=Count("pk", filter=black & Q(result="1-0")),
+        black_draws=Count("pk", filter=black & Q(result="1/2-1/2")),
+        black_losses=Count("pk", filter=black & Q(result="0-1")),
+        white_wins=Count("pk", filter=white & Q(result="0-1")),
+        white_draws=Count("pk", filter=white & Q(result="1/2-1/2")),
+        white_losses=Count("pk", filter=white & Q(result="1-0")),
+    )
+
+
+def player_record(user: User) -> dict[str, Record]:
+    """Games won, drawn and lost: overall, as Black (first mover), as White.
+
+    Finished server games against people (not the computer), and the boards of over-the-board
+    tournaments played to a result (forfeits and byes are not games played, as for ratings and
+    FIDE's tie-breaks). A game over before any move (``Game.aborted_unplayed``) is not
+    counted, whatever its result.
+    """
+    server = _record_counts(
+        _finished_games_of(user).exclude(ABORTED_UNPLAYED), Q(black=user), Q(white=user)
+    )
+    over_the_board = _record_counts(
+        Board.objects.filter(game__isnull=True, result__in=RESULTS).filter(
+            Q(black__user=user) | Q(white__user=user)
+        ),
+        Q(black__user=user),
+        Q(white__user=user),
+    )
+    counts = {key: server[key] + over_the_board[key] for key in server}
+    black = Record(counts["black_wins"], counts["black_draws"], counts["black_losses"])
+    white = Record(counts["white_wins"], counts["white_draws"], counts["white_losses"])
+    overall = Record(
+        black.wins + white.wins, black.draws + white.draws, black.losses + white.losses
+    )
+    return {"overall": overall, "black": black, "white": white}
+
+
+@dataclass(frozen=True)
+class GameLine:
+    """A finished game as one player saw it."""
+
+    game: Game
+    colour: str  # "black" or "white"
+    opponent: User
+    outcome: str  # "win", "draw", "loss", or "aborted" (over before any move: no result)
+    rating_change: RatingChange | None
+
+    @property
+    def delta(self) -> int | None:
+        return self.rating_change.delta if self.rating_change else None
+
+
+def _seen_by(user: User, game: Game) -> tuple[str, User, str]:
+    """(``user``'s colour, their opponent, the outcome for them) of a finished game."""
+    colour = "black" if game.black_id == user.pk else "white"
+    opponent = game.white if colour == "black" else game.black
+    outcome = "aborted" if game.aborted_unplayed else outcome_for(game.result, colour)
+    return colour, opponent, outcome
+
+
+def _game_lines(user: User, games: list[Game]) -> list[GameLine]:
+    changes = {
+        c.game_id: c
+        for c in RatingChange.objects.filter(user=user, game_id__in=[g.pk for g in games])
+    }
+    return [GameLine(game, *_seen_by(user, game), changes.get(game.pk)) for game in games]
+
+
+def recent_games(user: User, *, limit: int = RECENT_GAMES) -> list[GameLine]:
+    """The player's last finished games against people, newest first, with their rating change
+    if rated."""
+    games = list(
+        _finished_games_of(user)
+        .select_related("black", "white")
+        .defer(*GAME_TEXT_FIELDS)
+        .order_by(F("ended_at").desc(nulls_last=True), "-pk")[:limit]
+    )
+    return _game_lines(user, games)
+
+
+@dataclass(frozen=True)
+class HeadToHead:
+    opponent: User
+    record: Record
+    games: list[GameLine]
+
+
+def head_to_head(user: User, opponent: User) -> HeadToHead:
+    """Every finished server game between the two, newest first, and the record from ``user``
+    (games over before any move are listed as aborted, not counted)."""
+    games = list(
+        Game.objects.filter(
+            Q(black=user, white=opponent) | Q(black=opponent, white=user),
+            status=Game.Status.FINISHED,
+            result__in=RESULTS,
+        )
+        .select_related("black", "white")
+        .defer(*GAME_TEXT_FIELDS)
+        .order_by(F("ended_at").desc(nulls_last=True), "-pk")
+    )
+    lines = _game_lines(user, games)
+    outcomes = [line.outcome for line in lines]
+    record = Record(outcomes.count("win"), outcomes.count("draw"), outcomes.count("loss"))
+    return HeadToHead(opponent, record, lines)
+
+
+@dataclass(frozen=True)
+class TournamentLine:
+    tournament: Tournament
+    rank: int | None
+    players: int
+    points: str
+    withdrawn: bool
+
+
+def player_tournaments(user: User, *, limit: int = PROFILE_TOURNAMENTS) -> tuple[list, int]:
+    """The tournaments the player entered that have begun, newest first, with place and score.
+
+    Standings are computed only for those tournaments (at most ``limit`` of them); returns the
+    lines and how many such tournaments there are in all.
+    """
+    entries = (
+        Entrant.objects.filter(user=user, tournament__current_round__gt=0)
+        .select_related("tournament")
+        .order_by(F("tournament__started_at").desc(nulls_last=True), "-tournament_id")
+    )
+    total = entries.count()
+    lines = []
+    for entry in entries[:limit]:
+        rows = tournament_selectors.standings(entry.tournament)
+        mine = next((row for row in rows if row["username"] == user.username), None)
+        lines.append(
+            TournamentLine(
+                entry.tournament,
+                mine["rank"] if mine else None,
+                len(rows),
+                mine["points"] if mine else "0",
+                entry.status == Entrant.Status.WITHDRAWN,
+            )
+        )
+    return lines, total
+
+
+# --- games against the computer -------------------------------------------------------------------
+
+#: The games against the computer a player's page lists (the newest).
+COMPUTER_GAMES_SHOWN = 20
+
+
+@dataclass(frozen=True)
+class ComputerGameLine:
+    """A finished game against the computer, as the player saw it."""
+
+    game: Game
+    level: int
+    colour: str  # the player's: "black" or "white"
+    outcome: str  # "win", "draw", "loss", or "aborted" (over before any move: no result)
+
+
+@dataclass(frozen=True)
+class ComputerGames:
+    """A player's finished games against the computer: the newest, and the counts of all."""
+
+    lines: list[ComputerGameLine]
+    wins: int
+    draws: int
+    losses: int
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.draws + self.losses
+
+
+def computer_games(user: User, *, limit: int = COMPUTER_GAMES_SHOWN) -> ComputerGames:
+    """``user``'s finished games against the computer, newest first (at most ``limit``), and
+    the wins, draws and losses of all of them. A game over before any move would be listed as
+    aborted and not counted, as in the record of games against people (an unrated game nobody
+    moved in ends aborted, so it is not even listed). One query, and a second one to count
+    when there are more games than ``limit``."""
+    finished = Game.objects.filter(
+        against_the_computer(user), status=Game.Status.FINISHED, result__in=RESULTS
+    )
+    games = list(
+        finished.select_related("black", "white")
+        .defer("start_position", "position")
+        .order_by(F("ended_at").desc(nulls_last=True), "-pk")[:limit]
+    )
+    lines = []
+    for game in games:
+        colour, computer, outcome = _seen_by(user, game)
+        lines.append(ComputerGameLine(game, level_named(computer.username), colour, outcome))
+    if len(games) < limit:  # all of them are here
+        outcomes = [line.outcome for line in lines]
+        return ComputerGames(
+            lines, outcomes.count("win"), outcomes.count("draw"), outcomes.count("loss")
+        )
+    black, white = Q(black=user), Q(white=user)
+    counts = finished.exclude(ABORTED_UNPLAYED).aggregate(
+        wins=Count("pk", filter=(black & Q(result="1-0")) | (white & Q(result="0-1"))),
+        draws=Count("pk", filter=Q(result="1/2-1/2")),
+        losses=Count("pk", filter=(black & Q(result="0-1")) | (white & Q(result="1-0"))),
+    )
+    return ComputerGames(lines, counts["wins"], counts["draws"], counts["losses"])

@@ -77,6 +77,7 @@ INSTALLED_APPS = [
     "axes",
     "core",
     "abalone_site",
+    "players",
     "accounts",
     "clubs",
     "games",

@@ -1,6 +1,8 @@
 """API for live games: challenges, game state, moves, resign, draws, abort, flag claims,
 rematch, chat."""
 
+from functools import partial
+
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -305,21 +307,18 @@ class GameActionView(APIView):
     permission_classes = [permissions.IsAuthenticated]
     action: str = "resign"
 
+    # Each action's service, called with the game, the player and the time.
+    SERVICES = {
+        "resign": services.game_resign,
+        "abort": services.game_abort,
+        "draw-offer": services.game_draw_offer,
+        "draw-accept": partial(services.game_draw_answer, accept=True),
+        "draw-decline": partial(services.game_draw_answer, accept=False),
+        "claim-flag": services.game_claim_flag,
+    }
+    ACTIONS = tuple(SERVICES)
+
     @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
     def post(self, request, game_id: int):
-        now = timezone.now()
-        kwargs = {"game_id": game_id, "player": request.user, "now": now}
-        match self.action:
-            case "resign":
-                services.game_resign(**kwargs)
-            case "abort":
-                services.game_abort(**kwargs)
-            case "draw-offer":
-                services.game_draw_offer(**kwargs)
-            case "draw-accept":
-                services.game_draw_answer(accept=True, **kwargs)
-            case "draw-decline":
-                services.game_draw_answer(accept=False, **kwargs)
-            case "claim-flag":
-                services.game_claim_flag(**kwargs)
+        self.SERVICES[self.action](game_id=game_id, player=request.user, now=timezone.now())
         return Response(current_state(game_id))

@@ -8,7 +8,7 @@ Screenshots (look at them): /tmp/sumito-rules.png (desktop, English), /tmp/sumit
 import pytest
 from playwright.sync_api import expect
 
-from abalone_site.rules import DIAGRAMS
+from games.rules_page import DIAGRAMS
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -1,15 +1,15 @@
 """The rules page: the rules of Abalone in each of the site's seven languages, chosen by the
 address, the cookie or Accept-Language, with every diagram a position the engine accepts and a
-move (or a refused move) the engine agrees with (abalone_site/rules.py, docs/rules-page.md)."""
+move (or a refused move) the engine agrees with (games/rules_page.py, docs/rules-page.md)."""
 
 from html.parser import HTMLParser
 
 import pytest
 
-from abalone_site.rules import DIAGRAMS, RULES_LANGUAGES
 from games import engine
 from games.engine.multi import MultiPosition
 from games.options import custom_start
+from games.rules_page import DIAGRAMS, RULES_LANGUAGES
 
 pytestmark = pytest.mark.django_db
 

@@ -25,13 +25,13 @@ from core.errors import (
     Unprocessable,
     engine_text,
 )
-from games import engine
+from games import engine, referee
 from games.engine.multi import ALL_COLOURS, COLOUR_NAMES, MultiPosition, empty_board, start_of
 from games.engine.multi_game import MultiGame
+from games.referee import Refusal
 from multiplayer import events
-from multiplayer.models import Seat, Table, TableMove, TableRatingChange
-from ratings import elo
-from ratings.services import locked_ratings
+from multiplayer.models import Seat, Table, TableMove
+from ratings.services import rating_apply_table
 
 CLOCK_LIMITS = (10, 3 * 3600)  # seconds of a clock's base time, when there is a clock
 INCREMENT_LIMIT = 60
@@ -308,29 +308,30 @@ def table_move(*, table_id: int, user: User, move: str, expected_ply: int, now: 
         table = _locked(table_id)
         seats = _seats(table)
         seat = _player_seat(table, seats, user)
-        if _flagged(table, now):
-            _adjudicate_flag(table, seats, now)
-            timed_out = True
-        else:
-            if table.status != Table.Status.STARTED:
+        to_move = table.position[0]
+        match referee.move_refusal(
+            colour=seat.colour,
+            active=table.status == Table.Status.STARTED,
+            flagged=_flagged(table, now),
+            ply=table.ply,
+            expected_ply=expected_ply,
+            to_move=to_move,
+        ):
+            case Refusal.TIME_OUT:
+                _adjudicate_flag(table, seats, now)
+                timed_out = True
+            case Refusal.GAME_OVER:
                 raise _over_error(table)
-            if expected_ply != table.ply:
-                raise Conflict(
-                    _("You sent ply %(expected_ply)s but the table is at ply %(ply)s: refetch.")
-                    % {"expected_ply": expected_ply, "ply": table.ply},
-                    code="stale_ply",
-                )
-            to_move = table.position[0]
-            if seat.colour != to_move:
-                raise Conflict(
-                    _("It is %(colour)s's turn, not yours.") % {"colour": _(COLOUR_NAMES[to_move])},
-                    code="not_your_turn",
-                )
+            case Refusal.STALE_PLY:
+                raise referee.stale_ply(expected_ply=expected_ply, ply=table.ply)
+            case Refusal.NOT_YOUR_TURN:
+                raise referee.not_your_turn(COLOUR_NAMES[to_move])
+        if not timed_out:
             game = engine_game_of(table)
             try:
                 outcome = game.play(move)
             except engine.EngineError as error:
-                raise Unprocessable(engine_text(error), code="illegal_move") from error
+                raise referee.illegal(error) from error
             _advance(table, seats, seat, game, outcome, now)
             if game.over:
                 _finish(table, seats, game, now)
@@ -386,37 +387,7 @@ def _finish(table: Table, seats: list[Seat], game: MultiGame, now: datetime) -> 
     table.ended_at = now
     table.flag_deadline = None
     table.save(update_fields=["status", "termination", "ended_at", "flag_deadline"])
-    _rate(table, seats, now)
-
-
-def _rate(table: Table, seats: list[Seat], now: datetime) -> None:
-    """Pairwise Elo from the ranking in the ``multi`` category, exactly once per table, for a
-    rated table whose every player moved at least once."""
-    if not table.rated or table.ply < table.players:
-        return
-    if TableRatingChange.objects.filter(table=table).exists():
-        return
-    user_ids = [seat.user_id for seat in seats]
-    rows = locked_ratings(sorted(user_ids), elo.MULTI_CATEGORY)
-    states = [
-        elo.PlayerState(rows[u].rating, rows[u].games, rows[u].reached_2400) for u in user_ids
-    ]
-    deltas = elo.rate_ranking(states, [seat.place for seat in seats])
-    for seat, state, delta in zip(seats, states, deltas, strict=True):
-        after = state.after(delta)
-        TableRatingChange.objects.create(
-            table=table,
-            user_id=seat.user_id,
-            rating_before=state.rating,
-            rating_after=after.rating,
-            place=seat.place,
-            played_at=now,
-        )
-        row = rows[seat.user_id]
-        row.rating, row.games, row.reached_2400 = after.rating, after.games, after.reached_2400
-        row.peak = max(row.peak, after.rating)
-        row.last_game_at = now
-        row.save(update_fields=["rating", "games", "reached_2400", "peak", "last_game_at"])
+    rating_apply_table(table=table, seats=seats, now=now)
 
 
 def _adjudicate_flag(table: Table, seats: list[Seat], now: datetime) -> None:

@@ -15,22 +15,44 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from accounts.models import User
-from core.errors import Conflict, NotAllowed, Unprocessable, engine_text
+from core.errors import Conflict, NotAllowed
 from games import clock as game_clock
-from games import engine, move_store
+from games import engine, move_store, referee
 from games.models import Game, Move
+from games.referee import Refusal
 from games.selectors import move_document
 from games.services.lifecycle import adjudicate_locked, after_commit, finish_locked, game_over_error
 
 
 def player_colour(game: Game, user: User) -> str:
     """``user``'s colour in ``game``, or NotAllowed if they do not play it."""
-    colour = game.colour_of(user) if user.is_authenticated else None
+    colour = _colour_of(game, user)
     if colour is None:
-        raise NotAllowed(
-            _("You are not a player of game %(pk)s.") % {"pk": game.pk}, code="not_a_player"
-        )
+        raise _not_a_player(game)
     return colour
+
+
+def _colour_of(game: Game, user: User) -> str | None:
+    return game.colour_of(user) if user.is_authenticated else None
+
+
+def _not_a_player(game: Game) -> NotAllowed:
+    return NotAllowed(
+        _("You are not a player of game %(pk)s.") % {"pk": game.pk},
+        code=Refusal.NOT_A_PLAYER.value,
+    )
+
+
+def _refusal(game: Game, colour: str | None, expected_ply: int, now: datetime) -> Refusal | None:
+    """The referee's verdict on a move by ``colour`` at ``expected_ply`` (games.referee)."""
+    return referee.move_refusal(
+        colour=colour,
+        active=game.is_active,
+        flagged=game.clock.is_flagged(now),
+        ply=game.ply,
+        expected_ply=expected_ply,
+        to_move=game.side_to_move,
+    )
 
 
 def game_move_apply(
@@ -70,14 +92,8 @@ def _move_compare_and_set(
     if snapshot is None:
         return None
     game = snapshot.game
-    colour = game.colour_of(player) if player.is_authenticated else None
-    if (
-        colour is None
-        or not game.is_active
-        or game.clock.is_flagged(now)
-        or expected_ply != game.ply
-        or game.side_to_move != colour
-    ):
+    colour = _colour_of(game, player)
+    if _refusal(game, colour, expected_ply, now) is not None:
         snapshot.put_back()  # untouched: still good for the locked path
         return None
     engine_game, documents = move_store.history(game, snapshot)
@@ -105,32 +121,25 @@ def _move_locked(
     timed_out = False
     with transaction.atomic():
         game = move_store.lock(game_id)
-        colour = player_colour(game, player)
-        if game.is_active and game.clock.is_flagged(now):
-            adjudicate_locked(game, now)
-            timed_out = True
-        else:
-            if not game.is_active:
+        colour = _colour_of(game, player)
+        match _refusal(game, colour, expected_ply, now):
+            case Refusal.NOT_A_PLAYER:
+                raise _not_a_player(game)
+            case Refusal.TIME_OUT:
+                adjudicate_locked(game, now)
+                timed_out = True
+            case Refusal.GAME_OVER:
                 raise game_over_error(game)
-            if expected_ply != game.ply:
-                raise Conflict(
-                    _(
-                        "You sent ply %(expected_ply)s but the game is at ply %(ply)s: refetch the game."
-                    )
-                    % {"expected_ply": expected_ply, "ply": game.ply},
-                    code="stale_ply",
-                )
-            if game.side_to_move != colour:
-                raise Conflict(
-                    _("It is %(colour)s's turn, not yours.")
-                    % {"colour": _(engine.COLOUR_NAMES[game.side_to_move])},
-                    code="not_your_turn",
-                )
+            case Refusal.STALE_PLY:
+                raise referee.stale_ply(expected_ply=expected_ply, ply=game.ply)
+            case Refusal.NOT_YOUR_TURN:
+                raise referee.not_your_turn(engine.COLOUR_NAMES[game.side_to_move])
+        if not timed_out:
             engine_game, documents = move_store.history(game)
             try:
                 outcome = engine_game.play(move)
             except engine.EngineError as error:
-                raise Unprocessable(engine_text(error), code="illegal_move") from error
+                raise referee.illegal(error) from error
             move_row = _advance(game, engine_game, outcome, colour, now)
             documents.append(_played_document(move_row))
             if engine_game.is_over:

@@ -23,8 +23,13 @@ RESULT_CHOICES = [
     ("0-1", _("0-1 (White won)")),
     ("1/2-1/2", _("½-½ (draw)")),
 ]
-#: The terminations a search can ask for (an aborted game has no result to search by).
-TERMINATIONS = [value for value in Game.Termination.values if value != "aborted"]
+#: How a finished game may have ended (an aborted game has no result to search for).
+TERMINATION_CHOICES = [
+    (value, label)
+    for value, label in Game._meta.get_field("termination").choices
+    if value != Game.Termination.ABORTED
+]
+TERMINATIONS = [value for value, _label in TERMINATION_CHOICES]
 YES = ("1", "true", "yes", "on")
 NO = ("0", "false", "no", "off")
 #: The code of an error that names something that does not exist.
@@ -115,8 +120,7 @@ class ArchiveSearchForm(forms.Form):
     termination = forms.ChoiceField(
         required=False,
         label=_("Termination"),
-        choices=[("", _("any"))]
-        + [(value, label) for value, label in Game.Termination.choices if value in TERMINATIONS],
+        choices=[("", _("any"))] + TERMINATION_CHOICES,
     )
     rated = _YesNoField(
         required=False,

@@ -7,33 +7,19 @@ from rest_framework import permissions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from core.serializers import StrictSerializer, TextField
 from core.throttle import throttle
 from games import computer, selectors
 from games.engine.search import LEVELS
-from games.models import START_CHOICES
-from games.options import DEFAULT_START, PRESETS
-from games.serializers import START_HELP, START_POSITION_HELP
+from games.option_fields import GameOptionsSerializer
 
 
-class ComputerGameSerializer(StrictSerializer):
+class ComputerGameSerializer(GameOptionsSerializer):
     level = serializers.IntegerField(min_value=1, max_value=8, help_text="1 (random) to 8")
     colour = serializers.ChoiceField(
         choices=["black", "white", "random"], default="random", help_text="your colour"
     )
-    preset = serializers.ChoiceField(choices=list(PRESETS), required=False)
-    base_seconds = serializers.IntegerField(
-        required=False, allow_null=True, min_value=1, max_value=6 * 3600
-    )
-    increment_seconds = serializers.IntegerField(required=False, min_value=0, max_value=600)
-    marbles_to_win = serializers.IntegerField(required=False, min_value=1, max_value=6)
-    start = serializers.ChoiceField(
-        choices=START_CHOICES, default=DEFAULT_START, help_text=START_HELP
-    )
-    start_position = TextField(max_length=200, required=False, help_text=START_POSITION_HELP)
 
     #: A preset or base_seconds (null: no clock).
-    request_body_required = True
     request_schema_rules = {
         "anyOf": [
             {"required": ["level", "preset"]},

@@ -12,14 +12,8 @@ from django.utils.translation import gettext_lazy as _
 from core.errors import ServiceError
 from games import computer
 from games.engine.search import LEVELS
+from games.option_fields import NAMED_STARTS, marbles_to_win_field, preset_choices, start_field
 from games.options import PRESETS
-
-NAMED_STARTS = [
-    ("standard", _("Standard")),
-    ("belgian", _("Belgian Daisy")),
-    ("german", _("German Daisy")),
-    ("placement", _("Placement")),
-]
 
 
 class ComputerGameForm(forms.Form):
@@ -39,19 +33,14 @@ class ComputerGameForm(forms.Form):
         label=_("Your colour"),
     )
     clock = forms.ChoiceField(
-        choices=[(key, label) for key, (label, *_rest) in PRESETS.items()]
-        + [("none", _("No clock"))],
+        choices=preset_choices() + [("none", _("No clock"))],
         initial="rapid-10+0",
         label=_("Time control"),
     )
-    marbles_to_win = forms.IntegerField(
-        required=False,
-        min_value=1,
-        max_value=6,
-        label=_("Marbles to win"),
-        help_text=_("empty: 4 for blitz presets, else 6"),
+    marbles_to_win = marbles_to_win_field(
+        required=False, help_text=_("empty: 4 for blitz presets, else 6")
     )
-    start = forms.ChoiceField(choices=NAMED_STARTS, initial="standard", label=_("Start"))
+    start = start_field(choices=NAMED_STARTS, initial="standard")
 
 
 def play_again_url(game, player) -> str:

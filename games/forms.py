@@ -1,63 +1,17 @@
-import json
-
 from django import forms
-from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
 from core.errors import ServiceError
-from games import engine
-from games.models import START_CHOICES, Challenge
-from games.options import (
-    CUSTOM,
-    DEFAULT_START,
-    PRESETS,
-    START_POSITION_ERRORS,
-    options_from_choices,
+from games.models import Challenge
+from games.option_fields import (
+    base_minutes_field,
+    increment_seconds_field,
+    marbles_to_win_field,
+    preset_choices,
+    start_field,
+    start_position_field,
 )
-
-#: The named layouts the board editor can start from (static/js/board-editor.js).
-EDITOR_PRESETS = {
-    name: engine.start_position(name).to_string() for name in ("standard", "belgian", "german")
-}
-
-
-def start_position_field(*, start_field_id: str, label: str | None = None) -> forms.Field:
-    """The text of a custom start, with the board editor that writes it (board-editor.js shows
-    both while the select ``start_field_id`` says "custom")."""
-    return forms.CharField(
-        required=False,
-        max_length=200,
-        label=label if label is not None else _("Custom position"),
-        help_text=_(
-            "custom start: a position string, side to move | Black's cells | White's "
-            "cells, e.g. b|a1,a2,a3|i7,i8,i9; or set it up on the board"
-        ),
-        widget=forms.Textarea(
-            attrs={
-                "rows": 2,
-                "spellcheck": "false",
-                "autocapitalize": "off",
-                "class": "position-text",
-                "data-board-editor": start_field_id,
-                "data-presets": json.dumps(EDITOR_PRESETS),
-            }
-        ),
-    )
-
-
-#: The speed words of the presets' labels ("Blitz 3+2"), in the reader's language.
-_SPEED_WORDS = {"Blitz": _("Blitz"), "Rapid": _("Rapid"), "Classical": _("Classical")}
-
-
-def preset_choices() -> list[tuple[str, str]]:
-    """The clock presets as choices, their speed word translated ("Blitz 3+2" -> "Villám 3+2")."""
-    choices = []
-    for key, (label, *_rest) in PRESETS.items():
-        word, _space, clock = label.partition(" ")
-        shown = format_lazy("{} {}", _SPEED_WORDS[word], clock) if word in _SPEED_WORDS else label
-        choices.append((key, shown))
-    return choices
+from games.options import CUSTOM, DEFAULT_START, START_POSITION_ERRORS, options_from_choices
 
 
 class ChallengeForm(forms.Form):
@@ -66,31 +20,15 @@ class ChallengeForm(forms.Form):
         initial="blitz-3+2",
         label=_("Preset"),
     )
-    base_minutes = forms.FloatField(
-        required=False,
-        min_value=0.25,
-        max_value=360,
-        label=_("Base minutes"),
-        help_text=_("custom: minutes each"),
+    base_minutes = base_minutes_field(required=False, help_text=_("custom: minutes each"))
+    increment_seconds = increment_seconds_field(
+        required=False, help_text=_("custom: seconds added per move")
     )
-    increment_seconds = forms.IntegerField(
-        required=False,
-        min_value=0,
-        max_value=600,
-        label=_("Increment seconds"),
-        help_text=_("custom: seconds added per move"),
+    marbles_to_win = marbles_to_win_field(
+        required=False, help_text=_("empty: 4 for blitz presets, else 6")
     )
-    marbles_to_win = forms.IntegerField(
-        required=False,
-        min_value=1,
-        max_value=6,
-        label=_("Marbles to win"),
-        help_text=_("empty: 4 for blitz presets, else 6"),
-    )
-    start = forms.ChoiceField(
-        choices=START_CHOICES,
+    start = start_field(
         initial=DEFAULT_START,
-        label=pgettext_lazy("start position", "Start"),
         help_text=_("placement: an empty board, each side places its 14 marbles in turn first"),
     )
     start_position = start_position_field(start_field_id="id_start")

@@ -17,6 +17,29 @@ START_CHOICES = [
 ]
 
 
+class Termination(models.TextChoices):
+    """How a game ended, a two-player game's or a table's (``multiplayer``): one list, so that an
+    end is named the same wherever it is shown. Each model's field allows the ends its games can
+    have (:meth:`subset`)."""
+
+    MARBLES = "marbles", _("Marbles pushed off")
+    RESIGNATION = "resignation", _("Resignation")
+    TIME = "time", _("Time")
+    AGREEMENT = "agreement", _("Draw agreed")
+    REPETITION = "repetition", _("Threefold repetition")
+    MOVE_CAP = "move_cap", _("Move limit")
+    NO_LEGAL_MOVES = "no_legal_moves", _("No legal move")
+    ABANDONED = "abandoned", _("Abandoned before the first moves")
+    FORFEIT = "forfeit", _("Forfeit")
+    ABORTED = "aborted", _("Aborted")
+    EXPIRED = "expired", _("Not enough players came")
+
+    @classmethod
+    def subset(cls, *ends: "Termination") -> list[tuple[str, str]]:
+        """The choices of a field that allows these ends, in this order."""
+        return [(end.value, end.label) for end in ends]
+
+
 class TimeControlFields(models.Model):
     """Settings shared by a challenge and the game it becomes."""
 
@@ -91,17 +114,7 @@ class Game(TimeControlFields):
         FINISHED = "finished", _("Finished")
         ABORTED = "aborted", _("Aborted")
 
-    class Termination(models.TextChoices):
-        MARBLES = "marbles", _("Marbles pushed off")
-        RESIGNATION = "resignation", _("Resignation")
-        TIME = "time", _("Time")
-        AGREEMENT = "agreement", _("Draw agreed")
-        REPETITION = "repetition", _("Threefold repetition")
-        MOVE_CAP = "move_cap", _("Move limit")
-        NO_LEGAL_MOVES = "no_legal_moves", _("No legal move")
-        ABANDONED = "abandoned", _("Abandoned before the first moves")
-        FORFEIT = "forfeit", _("Forfeit")
-        ABORTED = "aborted", _("Aborted")
+    Termination = Termination
 
     black = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="games_as_black"
@@ -140,7 +153,22 @@ class Game(TimeControlFields):
     draw_offer = models.CharField(max_length=1, blank=True, help_text="b or w: who offers")
 
     result = models.CharField(max_length=7, blank=True)
-    termination = models.CharField(max_length=16, choices=Termination.choices, blank=True)
+    termination = models.CharField(
+        max_length=16,
+        choices=Termination.subset(
+            Termination.MARBLES,
+            Termination.RESIGNATION,
+            Termination.TIME,
+            Termination.AGREEMENT,
+            Termination.REPETITION,
+            Termination.MOVE_CAP,
+            Termination.NO_LEGAL_MOVES,
+            Termination.ABANDONED,
+            Termination.FORFEIT,
+            Termination.ABORTED,
+        ),
+        blank=True,
+    )
     created_at = models.DateTimeField()
     ended_at = models.DateTimeField(null=True, blank=True)
 

@@ -1,19 +1,9 @@
 from rest_framework import serializers
 
 from accounts.serializers import PlayerSerializer
-from core.serializers import StrictSerializer, TextField
-from games.models import START_CHOICES, Challenge
-from games.options import DEFAULT_START, PRESETS
-
-START_HELP = (
-    "standard (the default), belgian, german, placement (an empty board: each side places its "
-    "14 marbles, one a turn, @e5, before the first move) or custom (give start_position)"
-)
-START_POSITION_HELP = (
-    "start custom only: the position string, side to move, Black's cells, White's cells, e.g. "
-    "b|a1,a2,a3|i7,i8,i9; at most 14 marbles a side, a side to move that can move, and fewer "
-    "marbles lost by each side than marbles_to_win (else 422 invalid_start_position)"
-)
+from core.serializers import StrictSerializer
+from games.models import Challenge
+from games.option_fields import GameOptionsSerializer
 
 
 class ChallengeSerializer(serializers.ModelSerializer):
@@ -50,31 +40,15 @@ class ChallengeSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-class ChallengeCreateSerializer(StrictSerializer):
+class ChallengeCreateSerializer(GameOptionsSerializer):
     opponent = serializers.CharField(
         required=False, allow_blank=True, help_text="username; empty for an open seek"
     )
     colour = serializers.ChoiceField(choices=Challenge.Colour.values, default="random")
-    preset = serializers.ChoiceField(
-        choices=list(PRESETS),
-        required=False,
-        help_text="blitz-3+2, blitz-5+0 (4 marbles to win), rapid-10+0, rapid-15+0, "
-        "classical-30+0; or give base_seconds/increment_seconds",
-    )
-    base_seconds = serializers.IntegerField(
-        required=False, allow_null=True, min_value=1, max_value=6 * 3600
-    )
-    increment_seconds = serializers.IntegerField(required=False, min_value=0, max_value=600)
-    marbles_to_win = serializers.IntegerField(required=False, min_value=1, max_value=6)
-    start = serializers.ChoiceField(
-        choices=START_CHOICES, default=DEFAULT_START, help_text=START_HELP
-    )
-    start_position = TextField(max_length=200, required=False, help_text=START_POSITION_HELP)
     rated = serializers.BooleanField(default=True)
 
     #: A preset or base_seconds (null: no clock); a game without a clock is not rated. The
     #: service enforces both (games.options), with their own error codes.
-    request_body_required = True
     request_schema_rules = {
         "anyOf": [
             {"required": ["preset"], "properties": {"base_seconds": {"type": "integer"}}},

@@ -1,10 +1,14 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
 from core.errors import ServiceError
-from games.forms import start_position_field
-from games.models import START_CHOICES
+from games.option_fields import (
+    base_minutes_field,
+    increment_seconds_field,
+    marbles_to_win_field,
+    start_field,
+    start_position_field,
+)
 from games.options import CUSTOM, custom_start
 from tournaments.models import Board, Tournament, default_tiebreaks
 
@@ -58,27 +62,11 @@ class TournamentForm(forms.Form):
         label=_("Rounds"),
         help_text=_("Swiss only; a round-robin has one round per opponent"),
     )
-    base_minutes = forms.FloatField(
-        min_value=0.25,
-        max_value=360,
-        initial=10,
-        label=_("Base minutes"),
-        help_text=_("minutes each (on the server)"),
-    )
-    increment_seconds = forms.IntegerField(
-        min_value=0, max_value=600, initial=0, label=_("Increment seconds")
-    )
-    marbles_to_win = forms.IntegerField(
-        min_value=1,
-        max_value=6,
-        initial=6,
-        label=_("Marbles to win"),
-        help_text=_("6 standard, 4 blitz"),
-    )
-    start_position = forms.ChoiceField(
-        choices=START_CHOICES,
+    base_minutes = base_minutes_field(initial=10, help_text=_("minutes each (on the server)"))
+    increment_seconds = increment_seconds_field(initial=0)
+    marbles_to_win = marbles_to_win_field(initial=6, help_text=_("6 standard, 4 blitz"))
+    start_position = start_field(
         initial="belgian",
-        label=pgettext_lazy("start position", "Start"),
         help_text=_(
             "Belgian Daisy is the usual competitive start; placement: an empty board, each "
             "side places its marbles in turn first"

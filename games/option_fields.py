@@ -1,0 +1,158 @@
+"""The fields that ask for a new game's options (``games.options``), declared once for every page
+and API that asks: a challenge (``games.forms``, ``games.serializers``), a game against the
+computer (``games.computer_views``, ``games.computer_api``) and a tournament's games
+(``tournaments.forms``). Their bounds, labels and help are the same everywhere; a form says only
+what differs there (whether the field may stay empty, its first value).
+"""
+
+from __future__ import annotations
+
+import json
+
+from django import forms
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
+from rest_framework import serializers
+
+from core.serializers import StrictSerializer, TextField
+from games import engine
+from games.models import START_CHOICES
+from games.options import CUSTOM, DEFAULT_START, PRESETS
+
+#: The longest base time a game's clock may have, and the largest increment.
+MAX_BASE_SECONDS = 6 * 3600
+MAX_INCREMENT_SECONDS = 600
+#: Marbles to push off to win: 6 in the standard game, 4 in blitz.
+MARBLES_TO_WIN_RANGE = (1, 6)
+
+#: The starts with a name (every start but a custom position).
+NAMED_STARTS = [(name, label) for name, label in START_CHOICES if name != CUSTOM]
+
+START_HELP = (
+    "standard (the default), belgian, german, placement (an empty board: each side places its "
+    "14 marbles, one a turn, @e5, before the first move) or custom (give start_position)"
+)
+START_POSITION_HELP = (
+    "start custom only: the position string, side to move, Black's cells, White's cells, e.g. "
+    "b|a1,a2,a3|i7,i8,i9; at most 14 marbles a side, a side to move that can move, and fewer "
+    "marbles lost by each side than marbles_to_win (else 422 invalid_start_position)"
+)
+PRESET_HELP = (
+    "blitz-3+2, blitz-5+0 (4 marbles to win), rapid-10+0, rapid-15+0, classical-30+0; or give "
+    "base_seconds/increment_seconds"
+)
+
+
+# --- the API -------------------------------------------------------------------------------------
+
+
+class GameOptionsSerializer(StrictSerializer):
+    """A new game's clock (a preset, or ``base_seconds`` and ``increment_seconds``), marbles to
+    win and start, as ``games.options.options_from_choices`` reads them. A request names a
+    preset or ``base_seconds`` (null: no clock); the service checks it (its own error codes)."""
+
+    preset = serializers.ChoiceField(choices=list(PRESETS), required=False, help_text=PRESET_HELP)
+    base_seconds = serializers.IntegerField(
+        required=False, allow_null=True, min_value=1, max_value=MAX_BASE_SECONDS
+    )
+    increment_seconds = serializers.IntegerField(
+        required=False, min_value=0, max_value=MAX_INCREMENT_SECONDS
+    )
+    marbles_to_win = serializers.IntegerField(
+        required=False, min_value=MARBLES_TO_WIN_RANGE[0], max_value=MARBLES_TO_WIN_RANGE[1]
+    )
+    start = serializers.ChoiceField(
+        choices=START_CHOICES, default=DEFAULT_START, help_text=START_HELP
+    )
+    start_position = TextField(max_length=200, required=False, help_text=START_POSITION_HELP)
+
+    request_body_required = True
+
+
+# --- the pages -----------------------------------------------------------------------------------
+
+#: The speed words of the presets' labels ("Blitz 3+2"), in the reader's language.
+_SPEED_WORDS = {"Blitz": _("Blitz"), "Rapid": _("Rapid"), "Classical": _("Classical")}
+
+
+def preset_choices() -> list[tuple[str, str]]:
+    """The clock presets as choices, their speed word translated ("Blitz 3+2" -> "Villám 3+2")."""
+    choices = []
+    for key, (label, *_rest) in PRESETS.items():
+        word, _space, clock = label.partition(" ")
+        shown = format_lazy("{} {}", _SPEED_WORDS[word], clock) if word in _SPEED_WORDS else label
+        choices.append((key, shown))
+    return choices
+
+
+def base_minutes_field(**kwargs) -> forms.FloatField:
+    """A custom clock's minutes each (a quarter of a minute up to the longest base time)."""
+    return forms.FloatField(
+        **{
+            "min_value": 0.25,
+            "max_value": MAX_BASE_SECONDS // 60,
+            "label": _("Base minutes"),
+            **kwargs,
+        }
+    )
+
+
+def increment_seconds_field(**kwargs) -> forms.IntegerField:
+    return forms.IntegerField(
+        **{
+            "min_value": 0,
+            "max_value": MAX_INCREMENT_SECONDS,
+            "label": _("Increment seconds"),
+            **kwargs,
+        }
+    )
+
+
+def marbles_to_win_field(**kwargs) -> forms.IntegerField:
+    return forms.IntegerField(
+        **{
+            "min_value": MARBLES_TO_WIN_RANGE[0],
+            "max_value": MARBLES_TO_WIN_RANGE[1],
+            "label": _("Marbles to win"),
+            **kwargs,
+        }
+    )
+
+
+def start_field(*, choices=START_CHOICES, **kwargs) -> forms.ChoiceField:
+    """The start: a named one (``NAMED_STARTS``) or, where the form has the board editor, a
+    custom position too (the default ``START_CHOICES``)."""
+    return forms.ChoiceField(
+        **{"choices": choices, "label": pgettext_lazy("start position", "Start"), **kwargs}
+    )
+
+
+#: The named layouts the board editor can start from (static/js/board-editor.js).
+EDITOR_PRESETS = {
+    name: engine.start_position(name).to_string() for name in ("standard", "belgian", "german")
+}
+
+
+def start_position_field(*, start_field_id: str, label: str | None = None) -> forms.Field:
+    """The text of a custom start, with the board editor that writes it (board-editor.js shows
+    both while the select ``start_field_id`` says "custom")."""
+    return forms.CharField(
+        required=False,
+        max_length=200,
+        label=label if label is not None else _("Custom position"),
+        help_text=_(
+            "custom start: a position string, side to move | Black's cells | White's "
+            "cells, e.g. b|a1,a2,a3|i7,i8,i9; or set it up on the board"
+        ),
+        widget=forms.Textarea(
+            attrs={
+                "rows": 2,
+                "spellcheck": "false",
+                "autocapitalize": "off",
+                "class": "position-text",
+                "data-board-editor": start_field_id,
+                "data-presets": json.dumps(EDITOR_PRESETS),
+            }
+        ),
+    )

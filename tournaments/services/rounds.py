@@ -205,18 +205,7 @@ def _request_pairing(tournament: Tournament, number: int, now: datetime) -> None
     """Hand the pairing of round ``number`` to a background job (the caller holds the lock):
     pair it, and start it too in an automatic tournament. The request is recorded, so the page
     shows it and ``tournaments_move_on`` asks again if the job never answers."""
-    tournament.pairing_requested_round = number
-    tournament.pairing_requested_at = now
-    tournament.pairing_error = ""
-    tournament.next_round_at = None
-    tournament.save(
-        update_fields=[
-            "pairing_requested_round",
-            "pairing_requested_at",
-            "pairing_error",
-            "next_round_at",
-        ]
-    )
+    _pairing_request_save(tournament, number=number, at=now, error="", next_round_cleared=True)
     auto = tournament.round_start == Tournament.RoundStart.AUTO
     enqueue(ADVANCE_TASK if auto else PAIR_TASK, tournament.pk, number)
 
@@ -232,30 +221,44 @@ def _pairing_failed(*, tournament_id: int, number: int, detail: str) -> None:
         ):
             return
         logger.warning("round %s of tournament %s not paired: %s", number, tournament_id, detail)
-        if tournament.pairing_requested_round == number:
-            tournament.pairing_requested_round = tournament.pairing_requested_at = None
-        tournament.pairing_error = (
-            _("Round %(number)s: %(detail)s") % {"number": number, "detail": detail}
-        )[:PAIRING_ERROR_LENGTH]
-        tournament.save(
-            update_fields=["pairing_requested_round", "pairing_requested_at", "pairing_error"]
+        asked = tournament.pairing_requested_round == number
+        _pairing_request_save(
+            tournament,
+            number=None if asked else tournament.pairing_requested_round,
+            at=None if asked else tournament.pairing_requested_at,
+            error=(_("Round %(number)s: %(detail)s") % {"number": number, "detail": detail})[
+                :PAIRING_ERROR_LENGTH
+            ],
+            next_round_cleared=False,
         )
+
+
+def _pairing_request_save(
+    tournament: Tournament,
+    *,
+    number: int | None,
+    at: datetime | None,
+    error: str,
+    next_round_cleared: bool,
+) -> None:
+    """Save the tournament's pairing request: the round a background job is asked to pair and
+    since when (None: no job asked), why the last job could not pair one (blank: nothing to
+    report), and, ``next_round_cleared``, no automatic round due any more (a job asked or a
+    round paired takes its place). The caller holds the tournament's lock."""
+    tournament.pairing_requested_round = number
+    tournament.pairing_requested_at = at
+    tournament.pairing_error = error
+    fields = ["pairing_requested_round", "pairing_requested_at", "pairing_error"]
+    if next_round_cleared:
+        tournament.next_round_at = None
+        fields.append("next_round_at")
+    tournament.save(update_fields=fields)
 
 
 def _pair_locked(tournament: Tournament, number: int, now: datetime) -> Round:
     _check_pairable(tournament, number)
     round_ = _create_round(tournament, number, now)
-    tournament.pairing_requested_round = tournament.pairing_requested_at = None
-    tournament.pairing_error = ""
-    tournament.next_round_at = None
-    tournament.save(
-        update_fields=[
-            "pairing_requested_round",
-            "pairing_requested_at",
-            "pairing_error",
-            "next_round_at",
-        ]
-    )
+    _pairing_request_save(tournament, number=None, at=None, error="", next_round_cleared=True)
     return round_
 
 

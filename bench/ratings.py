@@ -50,6 +50,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.common import free_port, machine_facts, recreate_database  # noqa: E402
+from bench.live.stack import Services, start_web, wait_for_web  # noqa: E402
 
 TARGET_RECOMPUTE_S = 30.0
 TARGET_PAGE_P95_MS = 150.0
@@ -261,35 +262,6 @@ def measure(port: int, path: str, requests: int, concurrency: int) -> dict:
     }
 
 
-def wait_for_server(port: int, process: subprocess.Popen, log_path: Path) -> None:
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"uvicorn exited:\n{log_path.read_text(errors='replace')[-2000:]}")
-        with contextlib.suppress(OSError):
-            connection = http.client.HTTPConnection("127.0.0.1", port, 2)
-            connection.request("GET", "/healthz")
-            if connection.getresponse().status < 500:
-                return
-        time.sleep(0.2)
-    raise RuntimeError("uvicorn did not answer within 30 s")
-
-
-def stop(process: subprocess.Popen | None) -> None:
-    if process is None or process.poll() is not None:
-        return
-    with contextlib.suppress(ProcessLookupError):
-        os.killpg(process.pid, signal.SIGTERM)
-    try:
-        process.wait(timeout=15)
-    except subprocess.TimeoutExpired:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(process.pid, signal.SIGKILL)
-        process.wait(timeout=5)
-    with contextlib.suppress(ProcessLookupError, PermissionError):  # workers left behind
-        os.killpg(process.pid, signal.SIGKILL)
-
-
 # --- main ----------------------------------------------------------------------------------------
 
 
@@ -346,7 +318,7 @@ def main(argv=None) -> int:
             filter(None, [str(scratch), str(ROOT), os.environ.get("PYTHONPATH")])
         ),
     )
-    server: subprocess.Popen | None = None
+    services: Services | None = None
     created = False
     results: dict = {}
     try:
@@ -417,41 +389,20 @@ def main(argv=None) -> int:
 
         port = free_port()
         log(f"starting uvicorn x{args.web_workers} on :{port}")
-        server_log = scratch / "web.log"
-        with open(server_log, "wb") as handle:
-            server = subprocess.Popen(
-                [
-                    str(Path(sys.executable).parent / "uvicorn"),
-                    "abalone_site.asgi:application",
-                    "--host",
-                    "127.0.0.1",
-                    "--port",
-                    str(port),
-                    "--workers",
-                    str(args.web_workers),
-                    "--no-access-log",
-                    "--log-level",
-                    "warning",
-                ],
-                cwd=ROOT,
-                env=env,
-                stdin=subprocess.DEVNULL,
-                stdout=handle,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,
-            )
-        wait_for_server(port, server, server_log)
+        services = Services(env, scratch)
+        web = start_web(services, port, args.web_workers)
+        wait_for_web(web, port)
         time.sleep(1.0)  # the other workers
         results["latency"] = {}
         for name, path in pages.items():
             log(f"{args.requests} x GET {path}")
             results["latency"][name] = measure(port, path, args.requests, args.concurrency)
-        server_errors = server_log.read_text(errors="replace").count("Traceback")
-        results["server_errors"] = server_errors
+        results["server_errors"] = web.log_path.read_text(errors="replace").count("Traceback")
     except KeyboardInterrupt:
         log("interrupted")
     finally:
-        stop(server)
+        if services is not None:
+            services.stop()
         with contextlib.suppress(Exception):
             from django.db import connections
 

@@ -1,10 +1,12 @@
 """The production shape the live benchmarks start: a fresh database, Redis flushed, uvicorn with
 N workers, one Celery worker and one beat, as separate processes (bench/games.py,
-bench/notifications.py); and the machine's CPU as they run."""
+bench/notifications.py; bench/ratings.py starts the web alone); and the machine's CPU as they
+run."""
 
 from __future__ import annotations
 
 import contextlib
+import http.client
 import os
 import re
 import resource
@@ -263,14 +265,12 @@ def migrate_and_set_up_django(env: dict[str, str]) -> None:
     django.setup()
 
 
-def start_stack(services: Services, port: int, web_workers: int, scratch: Path) -> Service:
-    """uvicorn with ``web_workers`` workers on ``port``, one Celery worker and one beat; the
-    web service."""
-    bin_dir = Path(sys.executable).parent
-    web = services.start(
+def start_web(services: Services, port: int, web_workers: int) -> Service:
+    """uvicorn with ``web_workers`` workers on ``port``, as the production shape runs it."""
+    return services.start(
         "web",
         [
-            str(bin_dir / "uvicorn"),
+            str(Path(sys.executable).parent / "uvicorn"),
             "abalone_site.asgi:application",
             "--host",
             "127.0.0.1",
@@ -283,6 +283,28 @@ def start_stack(services: Services, port: int, web_workers: int, scratch: Path) 
             "warning",
         ],
     )
+
+
+def wait_for_web(web: Service, port: int, timeout: float = 30.0) -> None:
+    """Until ``/healthz`` answers on ``port`` (the web process's own check)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if web.process.poll() is not None:
+            raise BenchError(f"{web.name} exited:\n{tail(web.log_path)}")
+        with contextlib.suppress(OSError):
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
+            connection.request("GET", "/healthz")
+            if connection.getresponse().status < 500:
+                return
+        time.sleep(0.2)
+    raise BenchError(f"{web.name} did not answer within {timeout:.0f} s:\n{tail(web.log_path)}")
+
+
+def start_stack(services: Services, port: int, web_workers: int, scratch: Path) -> Service:
+    """uvicorn with ``web_workers`` workers on ``port``, one Celery worker and one beat; the
+    web service."""
+    bin_dir = Path(sys.executable).parent
+    web = start_web(services, port, web_workers)
     services.start(
         "worker",
         [

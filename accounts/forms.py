@@ -1,11 +1,24 @@
 from django import forms
 from django.conf import settings
-from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 from .models import User
 from .validators import validate_username
+
+
+class LoginForm(AuthenticationForm):
+    """Django's login form, saying what is true here: usernames are matched ignoring case
+    (``accounts.models.UserManager``), passwords are not."""
+
+    error_messages = {
+        **AuthenticationForm.error_messages,
+        "invalid_login": _(
+            "Please enter a correct username and password. The password is case-sensitive; "
+            "the username is not."
+        ),
+    }
 
 
 class SignupForm(UserCreationForm):

@@ -9,6 +9,7 @@ from rest_framework.views import APIView
 
 from core.throttle import throttle
 from games import computer, selectors
+from games.computer_views import DEFAULT_CLOCK
 from games.engine.search import LEVELS
 from games.option_fields import GameOptionsSerializer
 
@@ -18,14 +19,8 @@ class ComputerGameSerializer(GameOptionsSerializer):
     colour = serializers.ChoiceField(
         choices=["black", "white", "random"], default="random", help_text="your colour"
     )
-
-    #: A preset or base_seconds (null: no clock).
-    request_schema_rules = {
-        "anyOf": [
-            {"required": ["level", "preset"]},
-            {"required": ["level", "base_seconds"]},
-        ]
-    }
+    # With neither a preset nor base_seconds (null: no clock), the game has the page's default
+    # clock (games.computer_views.DEFAULT_CLOCK).
 
 
 class ComputerLevelsView(APIView):
@@ -56,6 +51,8 @@ class ComputerGameView(APIView):
         throttle(request, "challenges", f"user:{request.user.pk}", what="games")
         data = dict(serializer.validated_data)
         level, colour = data.pop("level"), data.pop("colour")
+        if "preset" not in data and "base_seconds" not in data:
+            data["preset"] = DEFAULT_CLOCK
         now = timezone.now()
         game = computer.computer_game_create(
             player=request.user, level=level, colour=colour, choices=data, now=now

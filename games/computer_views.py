@@ -15,6 +15,9 @@ from games.engine.search import LEVELS
 from games.option_fields import NAMED_STARTS, marbles_to_win_field, preset_choices, start_field
 from games.options import PRESETS
 
+#: The clock of a game against the computer when none is chosen (the page's and the API's).
+DEFAULT_CLOCK = "rapid-10+0"
+
 
 class ComputerGameForm(forms.Form):
     level = forms.TypedChoiceField(
@@ -34,7 +37,7 @@ class ComputerGameForm(forms.Form):
     )
     clock = forms.ChoiceField(
         choices=preset_choices() + [("none", _("No clock"))],
-        initial="rapid-10+0",
+        initial=DEFAULT_CLOCK,
         label=_("Time control"),
     )
     marbles_to_win = marbles_to_win_field(

@@ -92,11 +92,12 @@ _OUTCOME = {
     "won": gettext_lazy("You won against %(opponent)s"),
     "lost": gettext_lazy("You lost against %(opponent)s"),
     "drew": gettext_lazy("You drew against %(opponent)s"),
-    "aborted": gettext_lazy("Aborted against %(opponent)s"),
 }
 
 
 def _game_finished(d: Data) -> str:
+    if d.get("outcome") == "aborted":  # over before any move: no result to tell
+        return _("The game against %(opponent)s was aborted.") % {"opponent": d.get("opponent")}
     sentence = _OUTCOME.get(str(d.get("outcome")), gettext_lazy("Game over against %(opponent)s"))
     text = str(sentence) % {"opponent": d.get("opponent")}
     text += f" ({d.get('result') or d.get('termination')})."

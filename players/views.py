@@ -82,11 +82,12 @@ def player_profile_context(request, player: User) -> dict:
     multi = any(row.category == elo.MULTI_CATEGORY for row in ratings)
     history = rating_selectors.rating_history(player, tables=multi)
     tournaments, tournament_count = profile.player_tournaments(player)
+    boards = profile.played_boards(player)
     context = {
         "ratings": ratings,
         "charts": [rating_chart(category, points) for category, points in history.items()],
-        "record": profile.player_record(player),
-        "recent_games": profile.recent_games(player),
+        "record": profile.player_record(player, boards=boards),
+        "recent_games": profile.recent_games(player, boards=boards),
         "table_games": table_lines(player),
         "computer_games": profile.computer_games(player),
         "tournaments": tournaments,

@@ -50,6 +50,9 @@ def game_finished_notify(*, game, now: datetime) -> None:
 
 
 def _outcome(game, colour: str) -> str:
-    if game.status == "aborted" or not game.result:
+    """The outcome for the player of ``colour`` as their record shows it: a game over before
+    any move (``Game.aborted_unplayed``: a rated game nobody moved in keeps its result, 0-1)
+    is aborted, no win or loss."""
+    if game.status == "aborted" or not game.result or game.aborted_unplayed:
         return "aborted"
     return outcome_told(game.result, colour)

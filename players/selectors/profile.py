@@ -5,12 +5,16 @@ history (standings excepted: one computation per tournament the player played in
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import UTC, datetime
 
 from django.db.models import Count, F, Q, QuerySet
+from django.db.models.functions import Coalesce
+from django.urls import reverse
 
 from accounts.computer_names import level_named
 from accounts.models import User
 from accounts.selectors import against_the_computer
+from games.clock import TimeControl
 from games.models import Game
 from games.selectors import ABORTED_UNPLAYED, outcome_for
 from ratings.models import RatingChange
@@ -22,6 +26,8 @@ PROFILE_TOURNAMENTS = 20
 RESULTS = ("1-0", "0-1", "1/2-1/2")
 # Positions are not shown in game lists; leaving them out keeps long histories light.
 GAME_TEXT_FIELDS = ("start_position", "position")
+#: Where a game without a date stands among dated ones: last.
+_LONG_AGO = datetime.min.replace(tzinfo=UTC)
 
 
 def _finished_games_of(user: User) -> QuerySet[Game]:
@@ -59,25 +65,36 @@ def _record_counts(rows: QuerySet, black: Q, white: Q) -> dict[str, int]:
     )
 
 
-def player_record(user: User) -> dict[str, Record]:
+def played_boards(user: User) -> list[Board]:
+    """The over-the-board tournament boards ``user`` played to a result (boards without a
+    server game; forfeits and byes are no games played, as for ratings and FIDE's tie-breaks),
+    newest first, with their tournament, round and players: one query, which the record and
+    the recent games share (:func:`player_record`, :func:`recent_games`)."""
+    return list(
+        Board.objects.filter(game__isnull=True, white__isnull=False, result__in=RESULTS)
+        .filter(Q(black__user=user) | Q(white__user=user))
+        .select_related("round__tournament", "black__user", "white__user")
+        .annotate(played_at=Coalesce("round__finished_at", "round__started_at", "round__paired_at"))
+        .order_by(F("played_at").desc(nulls_last=True), "-round__number", "-pk")
+    )
+
+
+def player_record(user: User, *, boards: list[Board] | None = None) -> dict[str, Record]:
     """Games won, drawn and lost: overall, as Black (first mover), as White.
 
     Finished server games against people (not the computer), and the boards of over-the-board
-    tournaments played to a result (forfeits and byes are not games played, as for ratings and
-    FIDE's tie-breaks). A game over before any move (``Game.aborted_unplayed``) is not
-    counted, whatever its result.
+    tournaments played to a result (:func:`played_boards`, or ``boards`` as it gave them). A
+    game over before any move (``Game.aborted_unplayed``) is not counted, whatever its result.
     """
-    server = _record_counts(
+    counts = _record_counts(
         _finished_games_of(user).exclude(ABORTED_UNPLAYED), Q(black=user), Q(white=user)
     )
-    over_the_board = _record_counts(
-        Board.objects.filter(game__isnull=True, result__in=RESULTS).filter(
-            Q(black__user=user) | Q(white__user=user)
-        ),
-        Q(black__user=user),
-        Q(white__user=user),
-    )
-    counts = {key: server[key] + over_the_board[key] for key in server}
+    for board in played_boards(user) if boards is None else boards:
+        colour = "black" if board.black.user_id == user.pk else "white"
+        outcome = {"win": "wins", "draw": "draws", "loss": "losses"}[
+            outcome_for(board.result, colour)
+        ]
+        counts[f"{colour}_{outcome}"] += 1
     black = Record(counts["black_wins"], counts["black_draws"], counts["black_losses"])
     white = Record(counts["white_wins"], counts["white_draws"], counts["white_losses"])
     overall = Record(
@@ -88,17 +105,47 @@ def player_record(user: User) -> dict[str, Record]:
 
 @dataclass(frozen=True)
 class GameLine:
-    """A finished game as one player saw it."""
+    """A finished game as one player saw it: a server game (``game``), or an over-the-board
+    tournament board played to a result (``board``, and no game)."""
 
-    game: Game
+    game: Game | None
     colour: str  # "black" or "white"
     opponent: User
     outcome: str  # "win", "draw", "loss", or "aborted" (over before any move: no result)
     rating_change: RatingChange | None
+    board: Board | None = None
 
     @property
     def delta(self) -> int | None:
         return self.rating_change.delta if self.rating_change else None
+
+    @property
+    def played_at(self) -> datetime | None:
+        return self.game.ended_at if self.game is not None else self.board.played_at
+
+    @property
+    def url(self) -> str:
+        if self.game is not None:
+            return self.game.get_absolute_url()
+        tournament = self.board.round.tournament
+        return reverse(
+            "tournament-round", kwargs={"slug": tournament.slug, "number": self.board.round.number}
+        )
+
+    @property
+    def result(self) -> str:
+        return self.game.result if self.game is not None else self.board.result
+
+    @property
+    def rated(self) -> bool:
+        return self.game.rated if self.game is not None else self.board.round.tournament.rated
+
+    @property
+    def time_control_label(self) -> str:
+        if self.game is not None:
+            return self.game.time_control_label
+        tournament = self.board.round.tournament
+        return TimeControl(tournament.base_seconds, tournament.increment_seconds).label()
 
 
 def _seen_by(user: User, game: Game) -> tuple[str, User, str]:
@@ -109,24 +156,39 @@ def _seen_by(user: User, game: Game) -> tuple[str, User, str]:
     return colour, opponent, outcome
 
 
-def _game_lines(user: User, games: list[Game]) -> list[GameLine]:
-    changes = {
-        c.game_id: c
-        for c in RatingChange.objects.filter(user=user, game_id__in=[g.pk for g in games])
-    }
-    return [GameLine(game, *_seen_by(user, game), changes.get(game.pk)) for game in games]
+def _game_lines(user: User, games: list[Game], boards: list[Board] = ()) -> list[GameLine]:
+    """The lines of ``games`` and ``boards`` (over the board), with ``user``'s rating change of
+    each (one query)."""
+    changes = RatingChange.objects.filter(user=user).filter(
+        Q(game_id__in=[g.pk for g in games]) | Q(board_id__in=[b.pk for b in boards])
+    )
+    by_game = {c.game_id: c for c in changes if c.game_id}
+    by_board = {c.board_id: c for c in changes if c.board_id}
+    lines = [GameLine(game, *_seen_by(user, game), by_game.get(game.pk)) for game in games]
+    for board in boards:
+        colour = "black" if board.black.user_id == user.pk else "white"
+        opponent = (board.white if colour == "black" else board.black).user
+        outcome = outcome_for(board.result, colour)
+        lines.append(GameLine(None, colour, opponent, outcome, by_board.get(board.pk), board))
+    return lines
 
 
-def recent_games(user: User, *, limit: int = RECENT_GAMES) -> list[GameLine]:
+def recent_games(
+    user: User, *, limit: int = RECENT_GAMES, boards: list[Board] | None = None
+) -> list[GameLine]:
     """The player's last finished games against people, newest first, with their rating change
-    if rated."""
+    if rated: server games and over-the-board tournament boards (:func:`played_boards`, or
+    ``boards`` as it gave them), as the record counts them."""
     games = list(
         _finished_games_of(user)
         .select_related("black", "white")
         .defer(*GAME_TEXT_FIELDS)
         .order_by(F("ended_at").desc(nulls_last=True), "-pk")[:limit]
     )
-    return _game_lines(user, games)
+    boards = (played_boards(user) if boards is None else boards)[:limit]
+    lines = _game_lines(user, games, boards)
+    lines.sort(key=lambda line: line.played_at or _LONG_AGO, reverse=True)
+    return lines[:limit]
 
 
 @dataclass(frozen=True)

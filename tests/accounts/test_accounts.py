@@ -76,7 +76,11 @@ def test_login_with_wrong_password_shows_form_error(client, make_player):
     make_player("alice")
     response = client.post(reverse("login"), {"username": "alice", "password": "nope"})
     assert response.status_code == 200
-    assert "correct username and password" in response.content.decode()
+    page = response.content.decode()
+    assert "correct username and password" in page
+    # usernames are matched ignoring case (above): the error must not say otherwise
+    assert "both fields may be case-sensitive" not in page
+    assert "The password is case-sensitive; the username is not." in page
 
 
 def test_password_change(client, make_player):

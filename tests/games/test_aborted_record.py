@@ -7,12 +7,15 @@ import re
 
 import pytest
 from django.urls import reverse
+from django.utils import translation
 
 from archive import selectors as archive_selectors
 from clubs import services as club_services
 from games import services
 from games.models import Game
 from games.selectors import ABORTED_UNPLAYED
+from notifications.models import Notification
+from notifications.texts import notification_text
 from players.selectors import profile
 from ratings.models import PlayerRating, RatingChange
 from ratings.services import rating_apply_game
@@ -101,6 +104,26 @@ def test_casual_game_nobody_moved_in_is_aborted(new_game, players):
     assert not_rated(game, black, white)
     assert archive_selectors.game_row(game)["aborted"] is True
     assert archive_selectors.result_text(game) == "Game aborted"
+
+
+@pytest.mark.parametrize("rated", [True, False])
+def test_the_players_are_told_the_game_was_aborted_as_the_record_says(new_game, players, rated):
+    """Both players' notifications read what the record reads: aborted, not "You lost (0-1)"
+    for a rated game nobody moved in, and without a result in brackets ("Aborted against
+    alice (aborted)" said it twice)."""
+    black, white = players
+    new_game(rated=rated)
+    assert services.games_sweep_flags(now=at(30)) == 1
+    for player, opponent in ((black, white), (white, black)):
+        note = Notification.objects.get(user=player, kind="game_finished")
+        assert note.data["outcome"] == "aborted"
+        assert notification_text(note.kind, note.data) == (
+            f"The game against {opponent.username} was aborted."
+        )
+    with translation.override("de"):
+        note = Notification.objects.get(user=black, kind="game_finished")
+        assert white.username in notification_text(note.kind, note.data)
+        assert "aborted" not in notification_text(note.kind, note.data)
 
 
 def test_tournament_game_nobody_moved_in_keeps_its_forfeit_but_not_in_the_record(make_player):

@@ -5,16 +5,16 @@ from datetime import timedelta
 
 import pytest
 from django.db import connection
+from django.db.models import Q
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from games import engine, services
 from games.options import GameOptions
 from ratings.models import PlayerRating, RatingChange
+from tests.ratings.support import rated_otb_round_robin
 from tournaments import services as tournament_services
 from tournaments.models import Board
-
-from .support import rated_otb_round_robin
 
 pytestmark = pytest.mark.django_db
 
@@ -128,6 +128,27 @@ def test_chart_has_one_point_per_rated_game(client, make_player, start):
     assert "http" not in charts["rapid"].replace("http://www.w3.org", "")  # nothing external
 
 
+@pytest.mark.parametrize("language", ["de", "fr", "hu", "uk", "en"])
+def test_the_chart_s_geometry_is_never_written_the_language_s_way(
+    client, make_player, start, language
+):
+    """Coordinates are SVG numbers: "176.0" in every language, never "176,0" (in German,
+    French, Hungarian and Ukrainian every label then stood at one place and read "1")."""
+    ann, bob = make_player("ann"), make_player("bob")
+    for index, result in enumerate(["1-0", "0-1", "1-0", "1-0", "1/2-1/2"]):
+        play(ann, bob, result, at=start + timedelta(days=index * 3))
+    client.cookies["django_language"] = language
+    html = page_of(client, "ann")
+    svg = re.search(r"<svg class=\"rating-chart-svg\".*?</svg>", html, re.S).group(0)
+    numbers = re.findall(r'\b(?:x|y|x1|x2|y1|y2|cx|cy|r|dy)="([^"]*)"', svg)
+    assert numbers, "no geometry found"
+    assert all(re.fullmatch(r"-?\d+(\.\d+)?", value) for value in numbers), numbers
+    points = re.search(r'<polyline class="line" points="([^"]*)"', svg).group(1)
+    assert re.fullmatch(r"(-?\d+(\.\d+)?,-?\d+(\.\d+)? ?)+", points), points
+    labels = re.findall(r'text-anchor="end">(\d+)</text>', svg)
+    assert len(set(labels)) == len(labels) > 1  # distinct ratings on the axis
+
+
 def test_record_by_colour(client, make_player, start):
     ann, bob = make_player("ann"), make_player("bob")
     results = [  # (black, white, result)
@@ -189,6 +210,34 @@ def test_recent_games_show_colour_result_and_rating_change(client, make_player, 
     assert f'href="/games/{lost.pk}/"' in loss_row and "White" in loss_row
     assert str(change.rating_after) in loss_row and f"{change.delta}" in loss_row
     assert change.delta < 0
+
+
+def test_recent_games_include_the_over_the_board_games_the_record_counts(
+    client, make_player, start
+):
+    """The record counts a rated over-the-board tournament game; the recent games list it too
+    (its tournament, round and board, linked to the round), newest first among server games."""
+    event = autumn_cup(make_player, start)
+    ann = event.players[0]
+    later = play(ann, event.players[1], "0-1", at=event.last_result_at + timedelta(hours=1))
+    recent = section(page_of(client, "ann"), "recent-games")
+    rows = re.findall(r'<tr class="outcome-(\w+)">(.*?)</tr>', recent, re.S)
+    assert len(rows) == 4  # the server game and the three boards
+    assert f'href="/games/{later.pk}/"' in rows[0][1] and rows[0][0] == "loss"
+    slug = event.tournament.slug
+    for number, (outcome, cells) in zip((3, 2, 1), rows[1:], strict=True):
+        assert outcome == "win"
+        assert f'href="/tournaments/{slug}/rounds/{number}/"' in cells
+        assert "Autumn Cup" in cells
+    board = Board.objects.get(
+        Q(black__user=ann) | Q(white__user=ann),
+        round__tournament=event.tournament,
+        round__number=3,
+    )
+    change = RatingChange.objects.get(user=ann, board=board)
+    assert f"{change.rating_after}" in rows[1][1] and f"+{change.delta}" in rows[1][1]
+    # the record and the list agree on what is a game
+    assert record_row(section(page_of(client, "ann"), "record"), "overall")[0] == 4
 
 
 def test_recent_games_are_the_last_twenty(client, make_player, start):

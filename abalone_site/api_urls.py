@@ -13,4 +13,5 @@ urlpatterns = [
     path("tables/", include("multiplayer.api_urls")),
     path("analysis/", include("analysis.api_urls")),
     path("bot/", include("bots.api_urls")),
+    path("pools/", include("pools.api_urls")),
 ]

@@ -88,6 +88,7 @@ INSTALLED_APPS = [
     "multiplayer",
     "analysis",
     "bots",
+    "pools",
 ]
 
 MIDDLEWARE = [
@@ -247,6 +248,7 @@ CELERY_BEAT_SCHEDULE = {
     "tables-sweep-flags": {"task": "multiplayer.tasks.sweep_flags", "schedule": 1.0},
     "computer-sweep": {"task": "games.tasks.computer_sweep", "schedule": 10.0},
     "expire-challenges": {"task": "games.tasks.expire_challenges", "schedule": 30.0},
+    "pair-pools": {"task": "pools.tasks.pair", "schedule": 2.0},
     "tournaments-move-on": {"task": "tournaments.tasks.move_on", "schedule": 5.0},
     "notify-join-requests": {
         "task": "clubs.tasks.notify_pending_join_requests",
@@ -286,6 +288,8 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = REQUEST_BODY_MAX_BYTES
 # Time each side has for its first move before the game is abandoned (casual: aborted).
 GAME_FIRST_MOVE_SECONDS = env.int("GAME_FIRST_MOVE_SECONDS", default=60)
 CHALLENGE_EXPIRY_SECONDS = env.int("CHALLENGE_EXPIRY_SECONDS", default=20 * 60)
+# Quick play (pools/): a player not paired after this long stops waiting.
+POOL_WAIT_SECONDS = env.int("POOL_WAIT_SECONDS", default=10 * 60)
 # Bots (docs/bots.md): a rated game a bot plays is rated in the bots' own pool ("bot"); off, every
 # game with a bot is unrated. The event stream looks for news this often, and sends an empty
 # line when it has had nothing to say for the keep-alive interval.

@@ -24,7 +24,7 @@ FLOORS = [
     ["notifications"],
     ["clubs", "games"],
     ["ratings"],
-    ["tournaments", "multiplayer", "analysis"],
+    ["tournaments", "multiplayer", "analysis", "pools"],
     ["archive", "bots"],
     ["players"],
     ["abalone_site"],

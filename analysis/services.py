@@ -16,7 +16,7 @@ from datetime import datetime, timedelta
 
 from django.db import DatabaseError, transaction
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 from analysis.models import Analysis
 from analysis.selectors import analysis_document
@@ -54,14 +54,20 @@ def _check_rate(user, now: datetime) -> None:
     ).count()
     if open_ones >= ANALYSIS_OPEN_LIMIT:
         raise TooMany(
-            f"You have {open_ones} analyses running; wait for one to finish (a few seconds)."
+            ngettext(
+                "You have %(count)s analysis running; wait for it to finish (a few seconds).",
+                "You have %(count)s analyses running; wait for one to finish (a few seconds).",
+                open_ones,
+            )
+            % {"count": open_ones}
         )
     recent = Analysis.objects.filter(requested_by=user, created__gte=now - timedelta(hours=1))
     if recent.count() >= ANALYSIS_PER_HOUR:
         oldest = recent.order_by("created").first()
         retry = oldest.created + timedelta(hours=1)
         raise TooMany(
-            f"At most {ANALYSIS_PER_HOUR} analyses an hour; try again after {retry:%H:%M} UTC."
+            gettext("At most %(count)s analyses an hour; try again after %(time)s UTC.")
+            % {"count": ANALYSIS_PER_HOUR, "time": f"{retry:%H:%M}"}
         )
 
 

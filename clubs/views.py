@@ -104,13 +104,13 @@ def club_action(request, slug: str, action: str):
                 messages.success(request, _("You left %(name)s.") % {"name": club.name})
             case "remove" | "promote" | "demote":
                 target = player_named(request.POST.get("username", ""))
-                service = {
-                    "remove": services.club_member_remove,
-                    "promote": services.club_member_promote,
-                    "demote": services.club_member_demote,
+                service, said = {
+                    "remove": (services.club_member_remove, _("%(username)s was removed.")),
+                    "promote": (services.club_member_promote, _("%(username)s is now an admin.")),
+                    "demote": (services.club_member_demote, _("%(username)s is a member again.")),
                 }[action]
                 service(actor=actor, club=club, user=target)
-                messages.success(request, f"{target.username}: {action}d.")
+                messages.success(request, said % {"username": target.username})
             case "transfer":
                 target = player_named(request.POST.get("username", ""))
                 services.club_ownership_transfer(actor=actor, club=club, user=target)

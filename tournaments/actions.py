@@ -197,13 +197,19 @@ def _register(call: _Call) -> Outcome:
 def _withdraw(call: _Call) -> Outcome:
     target = call.player("username") if call.data.get("username") else call.actor
     services.tournament_withdraw(tournament=call.tournament, user=target, actor=call.actor)
-    return Outcome(f"{target.username} withdrew.", {"withdrawn": target.username})
+    return Outcome(
+        _("%(username)s withdrew.") % {"username": target.username},
+        {"withdrawn": target.username},
+    )
 
 
 def _readmit(call: _Call) -> Outcome:
     target = call.player("username")
     services.entrant_readmit(tournament=call.tournament, actor=call.actor, user=target)
-    return Outcome(f"{target.username} is back in.", {"readmitted": target.username})
+    return Outcome(
+        _("%(username)s is back in.") % {"username": target.username},
+        {"readmitted": target.username},
+    )
 
 
 def _add_player(call: _Call) -> Outcome:
@@ -217,7 +223,7 @@ def _add_player(call: _Call) -> Outcome:
     )
     name = entrant.user.username
     return Outcome(
-        f"{name} added.",
+        _("%(username)s added.") % {"username": name},
         {"added": name, "first_round": entrant.first_round},
         status=201,
         page="players/",
@@ -231,7 +237,7 @@ def _bye(call: _Call) -> Outcome:
         round_number=call.data["round"],
         kind=call.data.get("kind") or "H",
     )
-    return Outcome("Bye requested.", {"bye": call.data["round"]}, status=201)
+    return Outcome(_("Bye requested."), {"bye": call.data["round"]}, status=201)
 
 
 def _forbid(call: _Call) -> Outcome:
@@ -287,7 +293,7 @@ def _paired(call: _Call, round_, *, waiting: str) -> Outcome:
         number = call.tournament.pairing_requested_round
         return Outcome(waiting, {"round": number, "status": "pairing"}, status=202)
     return Outcome(
-        f"Round {round_.number} is paired.",
+        _("Round %(number)s is paired.") % {"number": round_.number},
         {"round": round_.number, "status": round_.status},
         status=201,
         page=f"rounds/{round_.number}/",

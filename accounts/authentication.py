@@ -1,9 +1,11 @@
 """API token authentication: ``Authorization: Token <key>`` (or ``Bearer <key>``).
 
 Failed attempts are counted per client address (``THROTTLE_RATES["token-failures"]``); an
-address over the rate gets 429 with ``Retry-After`` instead of 401, and is then refused by this
-process before its token is even looked up, until the window ends. Only failures touch the
-cache: a valid token costs nothing more (every scripted move comes this way).
+address over the rate gets 429 with ``Retry-After`` instead of 401 for every bad token until the
+window ends, answered by this process without the cache. A valid token is never refused: many
+clients may share an address (a NAT), and one of them guessing must not lock the others out.
+Only failures touch the cache: a valid token costs nothing more (every scripted move comes
+this way).
 """
 
 import threading
@@ -54,10 +56,10 @@ class ApiTokenAuthentication(authentication.BaseAuthentication):
             raise exceptions.AuthenticationFailed(
                 _("Malformed Authorization header: expected 'Token <key>'.")
             )
-        address = client_ip(request)
-        _refuse_if_throttled(address)
         found = token_and_user(header[1].decode(errors="replace"))
         if found is None or not found[1].is_active:
+            address = client_ip(request)
+            _refuse_if_throttled(address)
             _count_failure(request, address)
             raise exceptions.AuthenticationFailed(_("Invalid or revoked API token."))
         token, user = found

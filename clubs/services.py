@@ -5,6 +5,7 @@ so two admins acting at once are serialised (on SQLite the IMMEDIATE transaction
 guarantee). Each service checks the actor's role itself: views and the API only translate.
 """
 
+import logging
 from datetime import timedelta
 
 from django.conf import settings
@@ -23,6 +24,7 @@ from .models import Club, JoinRequest, Membership
 from .selectors import membership_of
 
 Role = Membership.Role
+logger = logging.getLogger(__name__)
 
 
 def _locked(club: Club) -> Club:
@@ -327,7 +329,13 @@ def club_ownership_transfer(*, actor: User, club: Club, user: User) -> Membershi
 
 
 def join_request_admins_notify(*, request_id: int, now=None) -> bool:
-    """E-mail the club's admins about a pending request, at most once. Returns True if sent."""
+    """E-mail the club's admins about a pending request, at most once. Returns True if sent.
+
+    The notice is claimed (``admins_notified_at``) before it is sent, so two jobs never both
+    send it; a send the mail server refuses releases the claim, and the periodic job
+    (:func:`join_requests_notify_pending`) tries again. Admins who read different languages get
+    one e-mail per language: when a later one fails, the earlier ones are sent again with it
+    (a notice twice rather than never)."""
     from django.core.mail import send_mail
 
     now = now or timezone.now()
@@ -350,25 +358,25 @@ def join_request_admins_notify(*, request_id: int, now=None) -> bool:
             membership.user.email
         )
     names = {"username": request.user.username, "club": request.club.name}
-    for language, recipients in by_language.items():
-        with translation.override(language):
-            subject = _("[Sumito] %(username)s asks to join %(club)s") % names
-            body = _(
-                "%(name)s asks to join %(club)s.\n%(message)s\n\n"
-                "Approve or decline on the club page: %(url)s"
-            ) % {
-                "name": request.user.shown_name,
-                "club": request.club.name,
-                "message": request.message,
-                "url": request.club.get_absolute_url(),
-            }
-        send_mail(
-            subject=subject,
-            message=body,
-            from_email=None,
-            recipient_list=recipients,
-            fail_silently=True,
-        )
+    url = settings.SITE_URL.rstrip("/") + request.club.get_absolute_url()
+    try:
+        for language, recipients in by_language.items():
+            with translation.override(language):
+                subject = _("[Sumito] %(username)s asks to join %(club)s") % names
+                body = _(
+                    "%(name)s asks to join %(club)s.\n%(message)s\n\n"
+                    "Approve or decline on the club page: %(url)s"
+                ) % {
+                    "name": request.user.shown_name,
+                    "club": request.club.name,
+                    "message": request.message,
+                    "url": url,
+                }
+            send_mail(subject=subject, message=body, from_email=None, recipient_list=recipients)
+    except Exception:
+        logger.exception("could not e-mail the join request %s; retried later", request_id)
+        JoinRequest.objects.filter(pk=request_id).update(admins_notified_at=None)
+        return False
     return True
 
 

@@ -219,6 +219,35 @@ def test_join_request_notification_is_sent_once(club_world):
     assert "applicant" in mail.outbox[0].subject
 
 
+def test_a_notice_the_mail_server_refused_is_sent_again_later(club_world, monkeypatch):
+    """The mail server fails: the notice is not marked sent, so the periodic job sends it once
+    the server is back (it was marked before sending and the failure swallowed)."""
+    from datetime import timedelta
+    from smtplib import SMTPServerDisconnected
+
+    from django.core import mail
+    from django.core.mail.backends.locmem import EmailBackend
+    from django.utils import timezone
+
+    from clubs.models import JoinRequest
+
+    request_id = club_world["request"].pk
+
+    def refuse(self, messages):
+        raise SMTPServerDisconnected("Connection unexpectedly closed")
+
+    monkeypatch.setattr(EmailBackend, "send_messages", refuse)
+    assert services.join_request_admins_notify(request_id=request_id) is False
+    assert JoinRequest.objects.get(pk=request_id).admins_notified_at is None
+    assert len(mail.outbox) == 0
+    monkeypatch.undo()
+    later = timezone.now() + timedelta(minutes=5)
+    assert services.join_requests_notify_pending(now=later) == 1
+    assert len(mail.outbox) == 1 and "applicant" in mail.outbox[0].subject
+    assert "http" in mail.outbox[0].body  # the club's page, as a whole address
+    assert services.join_requests_notify_pending(now=later) == 0  # once
+
+
 def test_a_request_whose_notice_was_lost_is_notified_by_the_periodic_job(
     make_player, mailoutbox, settings
 ):

@@ -17,14 +17,31 @@ import json
 import logging
 import threading
 import time
+from collections.abc import Callable
 
 from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.conf import settings
+from django.db import transaction
 
 from core.wsgi_over_asgi import server_loop
 
 logger = logging.getLogger(__name__)
+
+
+def after_commit(send: Callable[[], None], what: str) -> None:
+    """Call ``send`` (a live event, a message to a worker) after the current transaction commits
+    (at once outside one). It must not fail the request: the change is committed, and its
+    answer stands whatever happens after (Redis down, the database connection lost). A failure
+    is logged; the clients refetch, and what the event was for is in the database."""
+
+    def run() -> None:
+        try:
+            send()
+        except Exception:
+            logger.warning("%s not sent after the commit; clients refetch", what, exc_info=True)
+
+    transaction.on_commit(run)
 
 
 def user_group(user_id: int) -> str:

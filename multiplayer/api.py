@@ -86,7 +86,7 @@ class TableListView(APIView):
         data = serializer.validated_data
         now = timezone.now()
         table = services.table_create(creator=request.user, now=now, **data)
-        return Response(selectors.table_document(table.pk, now=now), status=status.HTTP_201_CREATED)
+        return Response(table.document, status=status.HTTP_201_CREATED)
 
 
 class TableDetailView(APIView):
@@ -108,13 +108,13 @@ class TableJoinView(APIView):
         serializer = TableJoinSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         now = timezone.now()
-        services.table_join(
+        table = services.table_join(
             table_id=table_id,
             user=request.user,
             colour=serializer.validated_data.get("colour"),
             now=now,
         )
-        return Response(selectors.table_document(table_id, now=now))
+        return Response(table.document)
 
 
 class TableLeaveView(APIView):
@@ -123,8 +123,8 @@ class TableLeaveView(APIView):
     @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
     def post(self, request, table_id: int):
         now = timezone.now()
-        services.table_leave(table_id=table_id, user=request.user, now=now)
-        return Response(selectors.table_document(table_id, now=now))
+        table = services.table_leave(table_id=table_id, user=request.user, now=now)
+        return Response(table.document)
 
 
 class TableMoveView(APIView):
@@ -136,14 +136,14 @@ class TableMoveView(APIView):
         serializer = TableMoveSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         now = timezone.now()
-        services.table_move(
+        table = services.table_move(
             table_id=table_id,
             user=request.user,
             move=serializer.validated_data["move"],
             expected_ply=serializer.validated_data["ply"],
             now=now,
         )
-        return Response(selectors.table_document(table_id, now=now))
+        return Response(table.document)
 
 
 class TableResignView(APIView):
@@ -152,8 +152,8 @@ class TableResignView(APIView):
     @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
     def post(self, request, table_id: int):
         now = timezone.now()
-        services.table_resign(table_id=table_id, user=request.user, now=now)
-        return Response(selectors.table_document(table_id, now=now))
+        table = services.table_resign(table_id=table_id, user=request.user, now=now)
+        return Response(table.document)
 
 
 class TableRecordView(APIView):

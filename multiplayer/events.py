@@ -9,11 +9,14 @@ is closed.
 
 from __future__ import annotations
 
-from django.db import transaction
-from django.utils import timezone
+from datetime import datetime
+from typing import TYPE_CHECKING
 
-from core.live import send_group
+from core.live import after_commit, send_group
 from core.renderers import encode_json
+
+if TYPE_CHECKING:
+    from multiplayer.models import Table
 
 LOBBY_GROUP = "tables"
 
@@ -22,16 +25,21 @@ def table_group(table_id: int) -> str:
     return f"table-{table_id}"
 
 
-def table_changed(table_id: int, *, lobby: bool = False) -> None:
-    """After the current transaction commits, send the table's new state to its sockets (and
-    tell the lobby)."""
-    transaction.on_commit(lambda: _publish(table_id, lobby))
-
-
-def _publish(table_id: int, lobby: bool) -> None:
+def table_changed(table: Table, *, now: datetime, lobby: bool = False) -> dict:
+    """Call inside the transaction that changed ``table``: its new state is built now, from what
+    the transaction wrote, and sent to the table's sockets after the commit (and the lobby told
+    when ``lobby``). Returns that state, which the request answers with: nothing after the
+    commit reads the database, so a connection lost then cannot fail a request whose change is
+    stored (core.live.after_commit)."""
     from multiplayer.selectors import table_document
 
-    text = encode_json({"type": "table", "table": table_document(table_id, now=timezone.now())})
-    send_group(table_group(table_id), {"type": "table.event", "text": text.decode()})
-    if lobby:
-        send_group(LOBBY_GROUP, {"type": "table.event", "text": '{"type": "tables"}'})
+    document = table_document(table, now=now)
+    text = encode_json({"type": "table", "table": document}).decode()
+
+    def publish() -> None:
+        send_group(table_group(table.pk), {"type": "table.event", "text": text})
+        if lobby:
+            send_group(LOBBY_GROUP, {"type": "table.event", "text": '{"type": "tables"}'})
+
+    after_commit(publish, f"table {table.pk}'s state")
+    return document

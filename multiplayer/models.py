@@ -26,6 +26,11 @@ class Table(models.Model):
 
     Termination = Termination
 
+    #: The table's state as the change that returned it published it, built inside that
+    #: change's transaction (multiplayer.events.table_changed): what the API answers with, so
+    #: that no read after the commit can fail the answer. Set by the services; not a field.
+    document: dict | None = None
+
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="tables_created"
     )

@@ -126,7 +126,7 @@ def table_create(
             Seat(table=table, index=i, colour=c, clock_ms=clock_ms) for i, c in enumerate(colours)
         )
         _sit(table, creator, None if colour == "random" else colour, now)
-    events.table_changed(table.pk, lobby=True)
+        table.document = events.table_changed(table, now=now, lobby=True)
     return table
 
 
@@ -240,7 +240,7 @@ def table_join(*, table_id: int, user: User, colour: str | None, now: datetime) 
                 code="not_open",
             )
         _sit(table, user, colour, now)
-    events.table_changed(table.pk, lobby=True)
+        table.document = events.table_changed(table, now=now, lobby=True)
     return table
 
 
@@ -265,7 +265,7 @@ def table_leave(*, table_id: int, user: User, now: datetime) -> Table:
             table.status, table.ended_at = Table.Status.ABORTED, now
             table.termination = Table.Termination.EXPIRED
             table.save(update_fields=["status", "ended_at", "termination"])
-    events.table_changed(table.pk, lobby=True)
+        table.document = events.table_changed(table, now=now, lobby=True)
     return table
 
 
@@ -335,7 +335,8 @@ def table_move(*, table_id: int, user: User, move: str, expected_ply: int, now: 
             _advance(table, seats, seat, game, outcome, now)
             if game.over:
                 _finish(table, seats, game, now)
-    events.table_changed(table.pk, lobby=table.status != Table.Status.STARTED)
+        lobby = table.status != Table.Status.STARTED
+        table.document = events.table_changed(table, now=now, lobby=lobby)
     if timed_out:
         raise Conflict(
             _(
@@ -416,7 +417,7 @@ def table_resign(*, table_id: int, user: User, now: datetime) -> Table:
             game = engine_game_of(table)
             game.drop_out(seat.colour, "resignation")
             _finish(table, seats, game, now)
-    events.table_changed(table.pk, lobby=True)
+        table.document = events.table_changed(table, now=now, lobby=True)
     return table
 
 
@@ -440,7 +441,7 @@ def tables_adjudicate(*, table_id: int, now: datetime) -> bool:
         if table is None or not _flagged(table, now):
             return False
         _adjudicate_flag(table, _seats(table), now)
-    events.table_changed(table_id, lobby=True)
+        events.table_changed(table, now=now, lobby=True)
     return True
 
 
@@ -459,6 +460,6 @@ def tables_sweep(*, now: datetime) -> int:
             table.status, table.ended_at = Table.Status.ABORTED, now
             table.termination = Table.Termination.EXPIRED
             table.save(update_fields=["status", "ended_at", "termination"])
-        events.table_changed(table_id, lobby=True)
+            events.table_changed(table, now=now, lobby=True)
         done += 1
     return done

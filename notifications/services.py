@@ -22,7 +22,7 @@ from django.utils.translation import gettext
 from accounts.models import User
 from core.errors import InvalidInput, NotFound
 from core.languages import recipient_language
-from core.live import send_group, user_group
+from core.live import after_commit, send_group, user_group
 from core.renderers import encode_json
 from notifications.models import DEFAULT_EMAIL_KINDS, EmailChoice, Kind, Notification
 from notifications.selectors import notification_document, unread_count
@@ -57,7 +57,7 @@ def notification_create(
             )
     except IntegrityError:  # the same event, delivered twice at once
         return Notification.objects.get(user=user, key=key)
-    transaction.on_commit(lambda: push_notification(notification.pk))
+    after_commit(lambda: push_notification(notification.pk), f"notification {notification.pk}")
     return notification
 
 
@@ -118,7 +118,7 @@ def notifications_mark_read(*, user: User, ids: list[int] | None, now: datetime)
         unread = unread.filter(pk__in=wanted)
     changed = unread.update(read_at=now)
     if changed:  # counted after the commit: two tabs marking at once both push the truth
-        transaction.on_commit(lambda: push_unread(user.pk))
+        after_commit(lambda: push_unread(user.pk), f"player {user.pk}'s unread count")
     return changed
 
 

@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 from core.errors import InvalidInput, NotAllowed
-from core.live import send_group, user_group
+from core.live import after_commit, send_group, user_group
 from core.renderers import encode_json
 from games.options import DEFAULT_START, PRESETS, GameOptions
 from games.services import game_create
@@ -140,10 +140,11 @@ def _start(first: PoolSeek, second: PoolSeek, now: datetime) -> None:
         message = {"type": "game_ready", "game": game.pk, "url": game.get_absolute_url()}
         text = encode_json(message | {"pool": seek.pool}).decode()
         user_id = seek.user_id
-        transaction.on_commit(
+        after_commit(
             lambda user_id=user_id, text=text: send_group(
                 user_group(user_id), {"type": "user.event", "text": text}
-            )
+            ),
+            f"player {user_id}'s game_ready",
         )
 
 

@@ -24,7 +24,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 from core.errors import Conflict, InvalidInput, NotAllowed
-from core.live import send_group, user_group
+from core.live import after_commit, send_group, user_group
 from core.renderers import encode_json
 from games.events import spectators_group
 from games.models import ChatMessage, ChatMute, Game
@@ -78,7 +78,7 @@ def chat_post(*, game_id: int, user: User, room: str, text: str, now: datetime) 
             game=game, user=user, room=room, text=text, created=now
         )
         document = chat_line_document(message, user)
-        transaction.on_commit(lambda: _publish(game, room, document))
+        after_commit(lambda: _publish(game, room, document), f"game {game.pk}'s chat line")
     return message
 
 

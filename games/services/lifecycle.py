@@ -21,6 +21,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from accounts.models import User
+from core import live
 from core.errors import Conflict, NotFound, Unprocessable
 from games import clock as game_clock
 from games import engine, hooks, move_store
@@ -188,8 +189,9 @@ def after_commit(game: Game, now: datetime, *, move_documents: list | None = Non
     """
     game_id = game.pk
     if move_documents is None:
-        transaction.on_commit(lambda: publish_game(game_id))
+        live.after_commit(lambda: publish_game(game_id), f"game {game_id}'s state")
     else:
-        transaction.on_commit(
-            lambda: publish_game(game_id, game=game, move_documents=move_documents)
+        live.after_commit(
+            lambda: publish_game(game_id, game=game, move_documents=move_documents),
+            f"game {game_id}'s state",
         )

@@ -1,6 +1,6 @@
 """ASGI entry point: Django's WSGI handler for HTTP (see ``wsgi_over_asgi``), Channels for
 WebSockets, and the process's lifespan: at start-up each web process starts its deadline
-watcher (``games.deadlines``), which adjudicates flags with nobody watching.
+watcher (``core.deadlines``), which adjudicates flags with nobody watching.
 
 The cyclic garbage collector is tuned here, for web processes only. Measured under the games
 benchmark, Python's defaults collected the youngest generation every few requests and the whole
@@ -59,7 +59,7 @@ class Lifespan:
             return
         from asgiref.sync import sync_to_async
 
-        from games.deadlines import start_watcher, stop_watcher
+        from core.deadlines import start_watcher, stop_watcher
 
         while True:
             message = await receive()

@@ -296,7 +296,7 @@ POOL_WAIT_SECONDS = env.int("POOL_WAIT_SECONDS", default=10 * 60)
 BOT_GAMES_RATED = env.bool("BOT_GAMES_RATED", default=True)
 BOT_STREAM_POLL_SECONDS = env.float("BOT_STREAM_POLL_SECONDS", default=0.2)
 BOT_STREAM_KEEPALIVE_SECONDS = env.float("BOT_STREAM_KEEPALIVE_SECONDS", default=7.0)
-# Each web process watches the deadlines of games in progress (games.deadlines): it wakes at the
+# Each web process watches the deadlines of games in progress (core.deadlines): it wakes at the
 # earliest, and at least this often. Off: only beat's sweep finds flags nobody claims.
 DEADLINE_WATCHER = env.bool("DEADLINE_WATCHER", default=True)
 DEADLINE_WATCH_SECONDS = env.float("DEADLINE_WATCH_SECONDS", default=1.0)

@@ -1,5 +1,5 @@
 """Celery tasks: thin and idempotent. Flags are found by the deadline watcher of every web
-process (games.deadlines); beat's sweep here is the second net."""
+process (core.deadlines); beat's sweep here is the second net."""
 
 from celery import shared_task
 from django.utils import timezone

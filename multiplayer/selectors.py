@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from django.db.models import QuerySet
+from django.db.models import Min, QuerySet
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
@@ -154,3 +154,14 @@ def finished_tables_of(user) -> QuerySet[Table]:
     return Table.objects.filter(seats__user=user, status=Table.Status.FINISHED).order_by(
         "-ended_at"
     )
+
+
+def next_deadline() -> datetime | None:
+    """The earliest deadline of a table: a started table's flag, or an open table's expiry
+    (``tables_sweep`` aborts an open table nobody filled); None when there is none."""
+    started = Table.objects.filter(status=Table.Status.STARTED, flag_deadline__isnull=False)
+    flag = started.aggregate(earliest=Min("flag_deadline"))["earliest"]
+    expiry = Table.objects.filter(status=Table.Status.OPEN).aggregate(earliest=Min("expires_at"))[
+        "earliest"
+    ]
+    return min((d for d in (flag, expiry) if d is not None), default=None)

@@ -8,7 +8,7 @@ finishing transaction.
 
 Events go to browsers after the commit (:func:`after_commit`), carrying the new version. No
 task is scheduled for a deadline: the deadline watcher of every web process
-(:mod:`games.deadlines`) and beat's sweep find it in the database.
+(:mod:`core.deadlines`) and beat's sweep find it in the database.
 """
 
 from __future__ import annotations
@@ -167,7 +167,7 @@ def game_current(*, game_id: int, now: datetime) -> Game:
 def games_sweep_flags(*, now: datetime, limit: int = 500) -> int:
     """Adjudicate every game whose deadline has passed at ``now``, earliest first; how many.
 
-    Run by the deadline watcher of each web process at each deadline (``games.deadlines``) and
+    Run by the deadline watcher of each web process at each deadline (``core.deadlines``) and
     by beat every second (``games.tasks.sweep_flags``); idempotent, like adjudication itself.
     """
     flagged_ids = list(

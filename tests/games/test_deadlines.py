@@ -1,14 +1,15 @@
-"""games.deadlines: the watcher that adjudicates flags with nobody watching."""
+"""core.deadlines: the watcher that adjudicates flags with nobody watching (two-player games;
+the tables' in tests/multiplayer/test_table_deadlines.py)."""
 
+import dataclasses
 from datetime import timedelta
 
 import pytest
 from django.db import OperationalError
 from django.utils import timezone
 
-from games import deadlines
-from games.deadlines import DeadlineWatcher
-from games.services import games_sweep_flags
+from core import deadlines
+from core.deadlines import DeadlineWatcher
 from tests.support import wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -43,11 +44,12 @@ def test_a_database_outage_is_logged_once_and_retried(monkeypatch, new_game):
     def down(**kwargs):
         raise OperationalError("the database is down")
 
-    monkeypatch.setattr(deadlines, "games_sweep_flags", down)
+    games = deadlines._clocked["games"]
+    monkeypatch.setitem(deadlines._clocked, "games", dataclasses.replace(games, sweep=down))
     assert watcher.turn() == 0.25
     assert watcher.turn() == 0.25
     assert logged == ["deadline watcher: cannot reach the database; retrying"]
-    monkeypatch.setattr(deadlines, "games_sweep_flags", games_sweep_flags)
+    monkeypatch.setitem(deadlines._clocked, "games", games)
     game = new_game(base=60, now=timezone.now() - timedelta(seconds=120))
     watcher.turn()
     game.refresh_from_db()

@@ -187,7 +187,7 @@ def test_repetition_ends_the_game_as_a_draw(
 def test_a_move_schedules_no_task_whatever_its_deadline(
     new_game, players, django_capture_on_commit_callbacks
 ):
-    """Deadlines are found in the database (games.deadlines): a move only publishes its event,
+    """Deadlines are found in the database (core.deadlines): a move only publishes its event,
     however close the mover's opponent is to running out."""
     black, white = players
     game = new_game(base=3)

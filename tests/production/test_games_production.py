@@ -90,7 +90,7 @@ def _play_first_moves(game, black, white):
 @pytest.mark.django_db(transaction=True)
 def test_the_deadline_watcher_adjudicates_an_unwatched_game_without_celery(make_player):
     """No worker, no beat, no Redis needed: a web process's watcher ends the game."""
-    from games.deadlines import DeadlineWatcher
+    from core.deadlines import DeadlineWatcher
 
     black, white = make_player("flag_b"), make_player("flag_w")
     game = new_game(black, white, base=2)
@@ -114,7 +114,7 @@ def test_one_process_at_a_time_sweeps(make_player):
     """While another connection holds the watchers' advisory lock, a watcher does not sweep."""
     import psycopg
 
-    from games.deadlines import ADVISORY_LOCK_KEY, sweep_if_first
+    from core.deadlines import ADVISORY_LOCK_KEY, sweep_if_first
 
     black, white = make_player("lock_b"), make_player("lock_w")
     game = new_game(black, white, base=1)

@@ -1,10 +1,11 @@
 """Flags fall on time with nobody watching: a deadline watcher in every web process.
 
 Each web process runs one :class:`DeadlineWatcher` thread (started by the ASGI application's
-lifespan, see ``abalone_site.asgi``). It sleeps until the earliest deadline of a game in
-progress (at most ``DEADLINE_WATCH_SECONDS``), then adjudicates every game whose deadline has
-passed (:func:`games.services.games_sweep_flags`). On PostgreSQL one process at a time sweeps,
-under an advisory lock the others do not wait for.
+lifespan, see ``abalone_site.asgi``). It sleeps until the earliest deadline of anything with a
+clock (at most ``DEADLINE_WATCH_SECONDS``), then adjudicates everything whose deadline has
+passed. What has deadlines is registered by its app at start-up (:func:`register`): two-player
+games (``games``: ``games_sweep_flags``) and tables (``multiplayer``: ``tables_sweep``). On
+PostgreSQL one process at a time sweeps, under an advisory lock the others do not wait for.
 
 Why here and not only in Celery: the watcher needs nothing but the database. A Redis outage, a
 dead Celery worker or a dead beat do not stop flags from falling, and there are as many watchers
@@ -18,15 +19,13 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime
 
 from django.conf import settings
 from django.db import close_old_connections, connection
-from django.db.models import Min
 from django.utils import timezone
-
-from games.models import Game
-from games.services import games_sweep_flags
 
 logger = logging.getLogger(__name__)
 
@@ -37,28 +36,51 @@ ADVISORY_LOCK_KEY = 0x53554D49
 MIN_SLEEP_SECONDS = 0.02
 
 
+@dataclass(frozen=True)
+class Clocked:
+    """Something with deadlines: the earliest one still to come or passed (None: none), and
+    the sweep that adjudicates everything due at ``now`` (idempotent; what it did)."""
+
+    name: str
+    next_deadline: Callable[[], datetime | None]
+    sweep: Callable[..., int]
+
+
+_clocked: dict[str, Clocked] = {}
+
+
+def register(name: str, *, next_deadline: Callable[[], datetime | None], sweep) -> None:
+    """Have the watcher adjudicate ``name``'s deadlines (from an app's ``ready()``; a second
+    registration under the same name replaces the first). ``sweep`` is called ``sweep(now=)``."""
+    _clocked[name] = Clocked(name, next_deadline, sweep)
+
+
 def next_deadline() -> datetime | None:
-    """The earliest deadline of a game in progress, or None."""
-    return Game.objects.filter(status=Game.Status.STARTED, flag_deadline__isnull=False).aggregate(
-        earliest=Min("flag_deadline")
-    )["earliest"]
+    """The earliest deadline of anything registered, or None."""
+    deadlines = [d for d in (clocked.next_deadline() for clocked in _clocked.values()) if d]
+    return min(deadlines, default=None)
+
+
+def sweep_all(*, now: datetime) -> int:
+    """Adjudicate everything due at ``now``, each registered sweep in turn; what they did."""
+    return sum(clocked.sweep(now=now) for clocked in _clocked.values())
 
 
 def sweep_if_first(*, now: datetime) -> int | None:
-    """Adjudicate every game due at ``now`` unless another process is sweeping (None then).
+    """Adjudicate everything due at ``now`` unless another process is sweeping (None then).
 
     On PostgreSQL the sweep runs under a session advisory lock taken without waiting; the lock
     is released at the end, or by PostgreSQL if the connection is lost. Elsewhere (SQLite: one
     process) it just sweeps.
     """
     if connection.vendor != "postgresql":
-        return games_sweep_flags(now=now)
+        return sweep_all(now=now)
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_try_advisory_lock(%s)", [ADVISORY_LOCK_KEY])
         if not cursor.fetchone()[0]:
             return None
         try:
-            return games_sweep_flags(now=now)
+            return sweep_all(now=now)
         finally:
             cursor.execute("SELECT pg_advisory_unlock(%s)", [ADVISORY_LOCK_KEY])
 

@@ -249,6 +249,7 @@ CELERY_BEAT_SCHEDULE = {
     "computer-sweep": {"task": "games.tasks.computer_sweep", "schedule": 10.0},
     "expire-challenges": {"task": "games.tasks.expire_challenges", "schedule": 30.0},
     "pair-pools": {"task": "pools.tasks.pair", "schedule": 2.0},
+    "recover-analyses": {"task": "analysis.tasks.recover", "schedule": 5.0},
     "tournaments-move-on": {"task": "tournaments.tasks.move_on", "schedule": 5.0},
     "notify-join-requests": {
         "task": "clubs.tasks.notify_pending_join_requests",

@@ -32,10 +32,21 @@ class Analysis(models.Model):
     error = models.CharField(max_length=300, blank=True)
     created = models.DateTimeField()
     finished = models.DateTimeField(null=True, blank=True)
+    # When its task was last sent to a worker (a sweep sends it again when that was long ago
+    # and no worker took it: the message was lost).
+    sent_at = models.DateTimeField(null=True, blank=True)
+    # Runs begun: a worker's claim is its attempt number, and only that run may write; when
+    # its worker stops beating (heartbeat_at: the claim, then each depth or ten plies) the
+    # sweep sends it again, up to services.MAX_ATTEMPTS.
+    attempts = models.PositiveSmallIntegerField(default=0)
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created"]
-        indexes = [models.Index(fields=["requested_by", "-created"], name="analysis_by_user")]
+        indexes = [
+            models.Index(fields=["requested_by", "-created"], name="analysis_by_user"),
+            models.Index(fields=["status"], name="analysis_by_status"),
+        ]
 
     def __str__(self) -> str:
         return f"analysis {self.pk} ({self.kind}, {self.status})"

@@ -1,8 +1,15 @@
 """Writes of analyses: ask for one (checked, rate-limited) and run it (the worker's part).
 
-A player may have at most ``ANALYSIS_OPEN_LIMIT`` analyses queued or running, and ask for at most
-``ANALYSIS_PER_HOUR`` an hour (429 otherwise, naming when to retry). Running one is idempotent:
-a task for an analysis already running or done does nothing, so a doubled message costs nothing.
+A player may have at most ``ANALYSIS_OPEN_LIMIT`` analyses that can still finish (queued, or
+running with a live worker), and ask for at most ``ANALYSIS_PER_HOUR`` an hour (429 otherwise,
+naming when to retry). Running one is idempotent: a task for an analysis already running or done
+does nothing, so a doubled message costs nothing.
+
+Every analysis comes back (:func:`analyses_recover`, every few seconds by beat): one whose
+message was lost (Redis down when it was asked for) is sent again after ``RESEND_SECONDS``; one
+whose worker died (no heartbeat for its own time plus ``STALE_SECONDS``) is sent again, at most
+``MAX_ATTEMPTS`` runs in all, then fails saying so. Each run writes only under its own attempt
+number, so a run thought dead that wakes up writes nothing over its successor's.
 The search itself is ``games.engine.search`` (pure); the worker writes each finished depth as it
 comes and pushes the analysis, as the API shows it, to its owner's open pages (the player's
 socket, ``/ws/me/``: ``{"type": "analysis", "analysis": document}``), so the page shows the lines
@@ -29,7 +36,7 @@ from core.errors import (
     engine_text,
 )
 from core.jobs import enqueue
-from core.live import send_group, user_group
+from core.live import after_commit, send_group, user_group
 from core.renderers import encode_json
 from games import engine
 from games.engine.search import Searcher
@@ -39,6 +46,12 @@ logger = logging.getLogger(__name__)
 RUN_TASK = "analysis.tasks.run_analysis"
 ANALYSIS_OPEN_LIMIT = 2
 ANALYSIS_PER_HOUR = 60
+#: A queued analysis no worker took this long after its task was sent is sent again.
+RESEND_SECONDS = 10
+#: A running analysis whose worker gave no sign of life for its own time plus this is lost.
+STALE_SECONDS = 15
+#: Runs an analysis gets (each lost with its worker) before it fails.
+MAX_ATTEMPTS = 3
 GAME_PLY_SECONDS = 0.15
 GAME_PLY_LIMIT = 400
 
@@ -48,10 +61,28 @@ class TooMany(ServiceError):
     code = "too_many_analyses"
 
 
+class Superseded(Exception):
+    """This run's attempt is no longer the analysis's (its worker was thought dead and the
+    analysis sent again): it stops and writes nothing."""
+
+
+def can_finish(analysis: Analysis, now: datetime) -> bool:
+    """Whether ``analysis`` may still finish: queued, or running with a live worker."""
+    if analysis.status == Analysis.Status.QUEUED:
+        return True
+    return analysis.status == Analysis.Status.RUNNING and not _stale(analysis, now)
+
+
+def _stale(analysis: Analysis, now: datetime) -> bool:
+    beat = analysis.heartbeat_at or analysis.created
+    return now - beat > timedelta(seconds=analysis.seconds + STALE_SECONDS)
+
+
 def _check_rate(user, now: datetime) -> None:
-    open_ones = Analysis.objects.filter(
+    unfinished = Analysis.objects.filter(
         requested_by=user, status__in=[Analysis.Status.QUEUED, Analysis.Status.RUNNING]
-    ).count()
+    )
+    open_ones = sum(can_finish(analysis, now) for analysis in unfinished)
     if open_ones >= ANALYSIS_OPEN_LIMIT:
         raise TooMany(
             ngettext(
@@ -115,6 +146,7 @@ def analysis_request(
                 seconds=GAME_PLY_SECONDS,
                 marbles_to_win=game.marbles_to_win,
                 created=now,
+                sent_at=now,
             )
         else:
             parsed = parse_position(position)
@@ -130,18 +162,23 @@ def analysis_request(
                 seconds=seconds,
                 marbles_to_win=marbles_to_win,
                 created=now,
+                sent_at=now,
             )
         enqueue(RUN_TASK, analysis.pk)
     return analysis
 
 
-def _claim(analysis_id: int) -> Analysis | None:
+def _claim(analysis_id: int, *, now: datetime | None = None) -> Analysis | None:
+    """Take a queued analysis for this run: its next attempt, and a first heartbeat."""
+    now = now or timezone.now()
     with transaction.atomic():
         analysis = Analysis.objects.select_for_update().filter(pk=analysis_id).first()
         if analysis is None or analysis.status != Analysis.Status.QUEUED:
             return None
         analysis.status = Analysis.Status.RUNNING
-        analysis.save(update_fields=["status"])
+        analysis.attempts += 1
+        analysis.heartbeat_at = now
+        analysis.save(update_fields=["status", "attempts", "heartbeat_at"])
     return analysis
 
 
@@ -156,6 +193,9 @@ def analysis_run(*, analysis_id: int) -> bool:
             _run_position(analysis)
         else:
             _run_game(analysis)
+    except Superseded:
+        logger.warning("analysis %s: run %s superseded; stopped", analysis.pk, analysis.attempts)
+        return False
     except Exception as error:  # the page must learn it failed rather than wait forever
         _write(
             analysis,
@@ -168,19 +208,66 @@ def analysis_run(*, analysis_id: int) -> bool:
 
 
 def _write(analysis: Analysis, *, best_effort: bool = False, **fields) -> None:
-    """Write ``fields`` of the analysis, then push it to its owner's pages.  ``best_effort``: a
-    write that fails (say on a busy SQLite file) is skipped, as a depth in progress may be (the
-    final write carries everything)."""
+    """Write ``fields`` of the analysis as this run (its attempt), then push it to its owner's
+    pages; :class:`Superseded` when the analysis has been given to another run.
+    ``best_effort``: a write that fails (say on a busy SQLite file) is skipped, as a depth in
+    progress may be (the final write carries everything)."""
     try:
-        Analysis.objects.filter(pk=analysis.pk).update(**fields)
+        written = Analysis.objects.filter(
+            pk=analysis.pk, attempts=analysis.attempts, status=Analysis.Status.RUNNING
+        ).update(**fields)
     except DatabaseError:
         if not best_effort:
             raise
         logger.warning("analysis %s: progress not written", analysis.pk, exc_info=True)
         return
+    if not written:
+        raise Superseded(analysis.pk)
     for name, value in fields.items():
         setattr(analysis, name, value)
     _publish(analysis)
+
+
+def analyses_recover(*, now: datetime) -> int:
+    """Beat's sweep: send again the analyses whose message was lost or whose worker died (or
+    fail those lost ``MAX_ATTEMPTS`` times); how many it handled. Idempotent: each is locked
+    and looked at again before it is changed."""
+    handled = 0
+    unfinished = Analysis.objects.filter(
+        status__in=[Analysis.Status.QUEUED, Analysis.Status.RUNNING]
+    ).values_list("pk", flat=True)
+    for analysis_id in unfinished:
+        handled += _recover(analysis_id, now)
+    return handled
+
+
+def _recover(analysis_id: int, now: datetime) -> int:
+    with transaction.atomic():
+        analysis = Analysis.objects.select_for_update().filter(pk=analysis_id).first()
+        if analysis is None:
+            return 0
+        if analysis.status == Analysis.Status.QUEUED:
+            sent = analysis.sent_at or analysis.created
+            if now - sent < timedelta(seconds=RESEND_SECONDS):
+                return 0  # its message may be on its way
+        elif analysis.status != Analysis.Status.RUNNING or not _stale(analysis, now):
+            return 0
+        elif analysis.attempts >= MAX_ATTEMPTS:
+            analysis.status = Analysis.Status.FAILED
+            analysis.error = gettext(
+                "The analysis was lost with its worker %(count)s times; ask for it again."
+            ) % {"count": analysis.attempts}
+            analysis.finished = now
+            analysis.save(update_fields=["status", "error", "finished"])
+            after_commit(lambda: _publish(analysis), f"analysis {analysis_id}")
+            return 1
+        else:
+            logger.warning("analysis %s: run %s lost; sent again", analysis_id, analysis.attempts)
+            analysis.status = Analysis.Status.QUEUED
+        analysis.sent_at = now
+        analysis.save(update_fields=["status", "sent_at"])
+        enqueue(RUN_TASK, analysis.pk)
+    return 1
 
 
 def _publish(analysis: Analysis) -> None:
@@ -191,8 +278,8 @@ def _publish(analysis: Analysis) -> None:
 
 
 def _progress(analysis: Analysis, result: dict) -> None:
-    """The work so far, for the page to show (best effort)."""
-    _write(analysis, best_effort=True, result=dict(result))
+    """The work so far, for the page to show (best effort), and a sign of the run's life."""
+    _write(analysis, best_effort=True, result=dict(result), heartbeat_at=timezone.now())
 
 
 def _run_position(analysis: Analysis) -> None:

@@ -22,6 +22,7 @@
 
 const FINAL_CODES = new Set([4401, 4403, 4404]);
 const UNAVAILABLE = 4503;
+const OPEN = 1; // WebSocket.OPEN, spelled out: a wrapped WebSocket (a test's spy) may lack it
 
 /** The URL of a socket path on this site (ws: or wss: as the page). */
 export function socketUrl(path) {
@@ -114,9 +115,9 @@ export function openSocket(path, {
   connect();
 
   return {
-    live: () => Boolean(socket) && socket.readyState === WebSocket.OPEN,
+    live: () => Boolean(socket) && socket.readyState === OPEN,
     send(object) {
-      if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(object));
+      if (socket && socket.readyState === OPEN) socket.send(JSON.stringify(object));
     },
     close() {
       stopped = true;

@@ -460,11 +460,15 @@ SPECTACULAR_SETTINGS = {
 
 # --- Security headers and cookies -----------------------------------------------------------
 # Every asset is served by the site itself, so the policy allows nothing from elsewhere and no
-# inline script or style (django-csp). A page that needs more says so with a decorator.
+# inline script or style (django-csp). A page that needs more says so with a decorator. The one
+# inline element is base.html's import map (docs/page-scripts.md): it carries the request's
+# nonce, which the header names only on the pages that drew it.
+from csp.constants import NONCE  # noqa: E402
+
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
         "default-src": ["'self'"],
-        "script-src": ["'self'"],
+        "script-src": ["'self'", NONCE],
         "style-src": ["'self'"],
         "img-src": ["'self'", "data:"],
         "font-src": ["'self'"],

@@ -1,19 +1,16 @@
-/* Sumito: replaying a finished game. Plain ES2020, no build step; the board comes from board.js.
+/* Sumito: replaying a finished game; the board comes from board.js.
  *
  * The page embeds every ply's frame (position, both clocks, marbles lost) as JSON; this script
  * only shows one frame at a time: the buttons, the move list and the keys ← → Home End choose it.
  * The ply shown is kept in the address (#ply-12), so a position can be linked to.
  */
-(() => {
-  "use strict";
+import { COLOUR_NAME, create, moveCells } from "sumito/board.js";
+import { formatClock } from "sumito/clock.js";
+import { format, gettext } from "sumito/i18n.js";
 
-  const $ = (id) => document.getElementById(id);
-  const root = $("replay");
-  const dataScript = $("replay-data");
-  if (!root || !dataScript || !window.SumitoBoard) return;
+const $ = (id) => document.getElementById(id);
 
-  const { create, moveCells, formatClock, COLOUR_NAME } = window.SumitoBoard;
-  const data = JSON.parse(dataScript.textContent);
+function start(root, data) {
   const frames = data.frames;
   const last = frames.length - 1;
   const board = create($("board"));
@@ -71,8 +68,8 @@
         slot.className = `slot${i < score ? ` taken ${colour === "b" ? "w" : "b"}` : ""}`;
         captured.appendChild(slot);
       }
-      box.setAttribute("aria-label", interpolate(gettext("%(colour)s pushed off %(score)s of %(total)s"),
-        { colour: COLOUR_NAME[colour], score, total: data.marbles_to_win }, true));
+      box.setAttribute("aria-label", format(gettext("%(colour)s pushed off %(score)s of %(total)s"),
+        { colour: COLOUR_NAME[colour], score, total: data.marbles_to_win }));
     }
   }
 
@@ -158,4 +155,8 @@
   const wanted = plyFromHash();
   go(wanted === null ? last : wanted, { updateHash: false });
   root.dataset.ready = "true";
-})();
+}
+
+const root = $("replay");
+const dataScript = $("replay-data");
+if (root && dataScript) start(root, JSON.parse(dataScript.textContent));

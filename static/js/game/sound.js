@@ -1,4 +1,4 @@
-/* Sumito: the live game page's sounds. Plain ES2019, no build step, no audio files.
+/* Sumito: the live game page's sounds. No audio files.
  *
  * Tones are made with the Web Audio API: a short click for every move (the player's own and the
  * opponent's), a double beep when the player's own clock drops under ten seconds (once per turn),
@@ -6,10 +6,10 @@
  * the AudioContext is created (or resumed) on the page's first click or key press. The
  * "Sound on/off" button is remembered per browser (localStorage).
  */
-(function () {
-  "use strict";
+import { gettext } from "sumito/i18n.js";
+import { game } from "sumito/game/main.js";
 
-  const game = window.SumitoGame;
+function start() {
   const toggle = document.getElementById("sound-toggle");
   if (!game || !toggle) return;
 
@@ -99,4 +99,6 @@
 
   showToggle();
   window.setInterval(checkLowTime, 250);
-})();
+}
+
+start();

@@ -1,4 +1,4 @@
-/* Sumito: premoves on the live game page. Plain ES2019, no build step.
+/* Sumito: premoves on the live game page.
  *
  * On the opponent's turn the player may choose one move on the board among the premove
  * candidates (GET premoves/: their legal moves in the current position as if it were their
@@ -8,10 +8,10 @@
  * (the ordinary move request, with the new ply; the server checks it like any move); otherwise
  * it is dropped with a short note. One premove at a time.
  */
-(function () {
-  "use strict";
+import { gettext, interpolate } from "sumito/i18n.js";
+import { game } from "sumito/game/main.js";
 
-  const game = window.SumitoGame;
+function start() {
   const box = document.getElementById("premove");
   const text = document.getElementById("premove-text");
   const cancelButton = document.getElementById("premove-cancel");
@@ -141,7 +141,7 @@
   }
 
   cancelButton.addEventListener("click", cancel);
-  // Clicking a queued marble again cancels the premove; game.js does not see that click.
+  // Clicking a queued marble again cancels the premove; input.js does not see that click.
   board.addEventListener("click", (event) => {
     if (!queued) return;
     const cell = event.target.closest("[data-cell]");
@@ -153,4 +153,6 @@
   game.onState(onState);
   const initial = game.state();
   if (inPlay(initial) && !game.myTurn()) load(initial.version);
-})();
+}
+
+start();

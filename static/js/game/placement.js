@@ -1,22 +1,20 @@
-/* Sumito: the placement phase of the placement variant on the live game page. Plain ES2019.
+/* Sumito: the placement phase of the placement variant on the live game page.
  *
  * A game with the "placement" start begins on an empty board; Black and White place their
  * marbles one a turn (notation @e5) before the first move. The state says so in `placement`
  * ({black_left, white_left}: marbles each side has still to place; null otherwise) and lists
- * the placements as its legal moves, so game.js lets a click on an empty cell play one. This
+ * the placements as its legal moves, so input.js lets a click on an empty cell play one. This
  * script only says what is going on: "Place a marble (n left)".
  */
-(function () {
-  "use strict";
+import { COLOUR_NAME } from "sumito/board.js";
+import { format, gettext } from "sumito/i18n.js";
+import { game } from "sumito/game/main.js";
 
-  const game = window.SumitoGame;
+function start() {
   const hint = document.getElementById("placement-hint");
   if (!game || !hint) return;
   const input = document.getElementById("move-input");
   const placeholder = input ? input.placeholder : "";
-  const COLOUR_NAME = { b: gettext("Black"), w: gettext("White") };
-  // Translated by the JavaScript catalog (/jsi18n/), loaded before every script.
-  const format = (text, values) => interpolate(text, values, true);
 
   function render(state) {
     const phase = state.status === "started" ? state.placement : null;
@@ -36,4 +34,6 @@
 
   render(game.state());
   game.onState((state) => render(state));
-})();
+}
+
+start();

@@ -1,4 +1,4 @@
-/* Sumito: "Rematch" and "New opponent" on a finished game's page. Plain ES2019, no build step.
+/* Sumito: "Rematch" and "New opponent" on a finished game's page.
  *
  * For the two players once the game is over. "Rematch" asks the server for one (POST
  * rematch/: a challenge to the other player, same settings, colours swapped; when the other
@@ -8,10 +8,10 @@
  * click: both pages then go to the new game (the offerer's on its challenge_accepted
  * notification). A tournament's game has no rematch (the server answers 409 tournament_game).
  */
-(function () {
-  "use strict";
+import { gettext, interpolate } from "sumito/i18n.js";
+import { game } from "sumito/game/main.js";
 
-  const game = window.SumitoGame;
+function start() {
   const root = document.getElementById("game");
   const $ = (id) => document.getElementById(id);
   // A game against the computer: "Play again" (a link to the computer's page, set for the same
@@ -156,4 +156,6 @@
 
   render();
   load();
-})();
+}
+
+start();

@@ -1,12 +1,12 @@
 /* Sumito: how many spectators watch the live game ("2 watching"; hidden when none).
- * Plain ES2019. The game's socket sends {"type": "watchers", "game": id, "count": n} to a
+ * The game's socket sends {"type": "watchers", "game": id, "count": n} to a
  * player on connect, and to every socket on the game whenever the count changes
  * (games.watchers).
  */
-(function () {
-  "use strict";
+import { interpolate, ngettext } from "sumito/i18n.js";
+import { game } from "sumito/game/main.js";
 
-  const game = window.SumitoGame;
+function start() {
   const badge = document.getElementById("watchers");
   if (!game || !badge) return;
 
@@ -17,4 +17,6 @@
     badge.dataset.count = String(count);
     badge.hidden = count === 0;
   });
-})();
+}
+
+start();

@@ -1,4 +1,4 @@
-/* Sumito: the chat panel of the live game page. Plain ES2019, no build step.
+/* Sumito: the chat panel of the live game page.
  *
  * The two players talk in the players' room; any other logged-in visitor in the spectators'
  * room (games.services.chat: the players do not read it during their game). The room's lines
@@ -7,10 +7,10 @@
  * share their notification group), which this panel leaves out. Lines are drawn as text only:
  * a link in a message is never clickable. A player may mute the opponent (POST chat/mute/).
  */
-(function () {
-  "use strict";
+import { gettext, interpolate } from "sumito/i18n.js";
+import { game } from "sumito/game/main.js";
 
-  const game = window.SumitoGame;
+function start() {
   const $ = (id) => document.getElementById(id);
   const list = $("chat-lines");
   const form = $("chat-form");
@@ -158,4 +158,6 @@
 
   setError("");
   load();
-})();
+}
+
+start();

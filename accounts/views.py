@@ -41,7 +41,7 @@ def signup(request):
             messages.success(
                 request, _("Welcome to Sumito, %(shown_name)s!") % {"shown_name": user.shown_name}
             )
-            return redirect(user.get_absolute_url())
+            return redirect("home")
     return render(request, "registration/signup.html", {"form": form})
 
 

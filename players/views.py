@@ -12,6 +12,7 @@ from accounts.selectors import find_player, player_named, players_matching
 from clubs.models import Club
 from multiplayer.selectors import finished_tables_of
 from ratings import elo
+from pools.selectors import pools
 from ratings import selectors as rating_selectors
 
 from .charts import rating_chart
@@ -26,6 +27,8 @@ def home(request):
     now = timezone.now()
     user = request.user
     context = {"live_games": home_reads.live_games(now=now)}
+    if request.GET.get("part") != "live":
+        context["pools"] = pools(now=now)
     if user.is_authenticated:
         received, made = home_reads.my_challenges(user, now=now)
         context |= {

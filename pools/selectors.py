@@ -9,6 +9,7 @@ from django.db.models import Count
 from games.clock import TimeControl
 from games.options import PRESETS
 from pools.models import PoolSeek
+from ratings import elo
 
 #: A seek that ended this recently is still shown to its player (the game it became).
 RECENT_SECONDS = 120
@@ -26,6 +27,7 @@ def pools(*, now: datetime) -> list[dict]:
             "key": key,
             "label": label,
             "time_control": TimeControl(base, increment).label(),
+            "category": elo.speed_category(base, increment),
             "base_seconds": base,
             "increment_seconds": increment,
             "marbles_to_win": marbles,

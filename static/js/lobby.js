@@ -1,8 +1,10 @@
 /* Sumito: the lobby (/play/). Keeps the seek, challenge and game lists fresh, and takes the
- * challenger to the game as soon as someone accepts one of their challenges (the server is the
- * only source of truth).
+ * challenger to the game as soon as someone accepts one of their challenges: at once when the
+ * player's socket brings the "challenge accepted" notification, and by reading the challenge
+ * every few seconds should that word be lost (the server is the only source of truth).
  */
 import { call, page } from "sumito/api.js";
+import { listen, subscribe } from "sumito/live.js";
 
 const LISTS = ["seeks", "challenges", "ongoing", "my-games"];
 const EVERY_MS = 3000;
@@ -53,10 +55,23 @@ async function checkMyChallenges(waiting) {
   }
 }
 
+/** The game of an accepted challenge of ours, as the socket tells it: go there now. */
+function followAccepted(waiting) {
+  subscribe((message) => {
+    const note = message.type === "notification" ? message.notification : null;
+    if (!note || note.kind !== "challenge_accepted") return;
+    const subjects = note.subjects || {};
+    if (!waiting.has(subjects.challenge) || !subjects.game) return;
+    window.location.assign(`/games/${subjects.game}/`);
+  });
+  listen({ onReconnect: () => checkMyChallenges(waiting) });
+}
+
 function start(root) {
   bindCustomClock();
   const me = root.dataset.user || "";
   const waiting = new Set(JSON.parse(root.dataset.myChallenges || "[]"));
+  if (me) followAccepted(waiting);
   window.setInterval(() => {
     refreshLists();
     if (me) checkMyChallenges(waiting);

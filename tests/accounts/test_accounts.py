@@ -20,6 +20,11 @@ def test_signup_creates_player_and_logs_in(client):
         },
     )
     assert response.status_code == 302
+    # a new player lands on the home page, where quick play and the computer are a click away
+    # (their own page was empty)
+    assert response["Location"] == reverse("home")
+    home = client.get(response["Location"]).content.decode()
+    assert 'id="quick-play"' in home and 'data-join="/api/v1/pools/join/"' in home
     user = User.objects.get(username="Marble_Queen")
     assert user.display_name == "Marble Queen"
     assert client.get(reverse("profile")).status_code == 200

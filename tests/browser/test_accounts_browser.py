@@ -38,9 +38,10 @@ def sign_up(page, username: str, *, email: str = "", display_name: str = ""):
 def test_signup_login_profile_and_api_token(page, live_server, log_in):
     nav = page.locator("nav .nav-user")
 
-    # A new visitor signs up and lands logged in on their public page.
+    # A new visitor signs up and lands logged in on the home page, quick play in view.
     sign_up(page, "Zoe_Marble", email="zoe@example.org", display_name="Zoe")
-    expect(page).to_have_url(re.compile(r"/players/Zoe_Marble/$"))
+    expect(page).to_have_url(re.compile(r"/$"))
+    expect(page.locator("#quick-play")).to_be_in_viewport()
     expect(page.locator(".messages .message").first).to_have_text("Welcome to Sumito, Zoe!")
     expect(nav.get_by_role("link", name="Zoe", exact=True)).to_be_visible()
     expect(nav.get_by_role("button", name="Log out")).to_be_visible()

@@ -95,13 +95,18 @@ class ArchiveSearchForm(forms.Form):
     """The archive's filters, the same on the page, in the API and for downloads (GET data)."""
 
     player = forms.CharField(
-        required=False, max_length=150, label=_("Player"), help_text=_("username, either colour")
+        required=False,
+        max_length=150,
+        label=_("Player"),
+        help_text=_("username, either colour"),
+        widget=forms.TextInput(attrs={"data-player-suggest": ""}),
     )
     opponent = forms.CharField(
         required=False,
         max_length=150,
         label=_("Opponent"),
         help_text=_("with player: head to head"),
+        widget=forms.TextInput(attrs={"data-player-suggest": ""}),
     )
     club = forms.CharField(
         required=False, max_length=100, label=_("Club"), help_text=_("club slug")

@@ -41,6 +41,7 @@ class ChallengeForm(forms.Form):
         max_length=30,
         label=_("Opponent"),
         help_text=_("a username, or empty for an open seek"),
+        widget=forms.TextInput(attrs={"data-player-suggest": ""}),
     )
 
     def clean(self):

@@ -113,7 +113,7 @@ def test_request_approve_promote_hand_over_and_delete(new_page, make_player, log
 
     # The owner promotes them to admin.
     member_row(owner_page, "pavel").get_by_role("button", name="Make admin").click()
-    expect(messages(owner_page)).to_have_text("pavel: promoted.")
+    expect(messages(owner_page)).to_have_text("pavel is now an admin.")
     expect(member_row(owner_page, "pavel").locator(".badge.role-admin")).to_have_text("Admin")
     expect(
         member_row(owner_page, "pavel").get_by_role("button", name="Make member")
@@ -152,7 +152,7 @@ def test_request_approve_promote_hand_over_and_delete(new_page, make_player, log
 
     # The new owner demotes the former owner; the former owner then leaves.
     member_row(pavel_page, "olga").get_by_role("button", name="Make member").click()
-    expect(messages(pavel_page)).to_have_text("olga: demoted.")
+    expect(messages(pavel_page)).to_have_text("olga is a member again.")
     assert role_of(club, olga) == Membership.Role.MEMBER
     owner_page.reload()
     expect(owner_page.get_by_text("You: Member")).to_be_visible()
@@ -247,7 +247,7 @@ def test_decline_withdraw_and_open_club(new_page, make_player, log_in):
 
     owner_page.goto(open_club.get_absolute_url())
     member_row(owner_page, "pavel").get_by_role("button", name="Remove").click()
-    expect(messages(owner_page)).to_have_text("pavel: removed.")
+    expect(messages(owner_page)).to_have_text("pavel was removed.")
     expect(member_row(owner_page, "pavel")).to_have_count(0)
     assert role_of(open_club, pavel) is None
     pavel_page.reload()

@@ -233,6 +233,10 @@ def test_draw_offer_declined_then_accepted_live(open_page, log_in, game):
     for page in (black, white):
         expect(page.locator("#draw-info")).to_be_hidden()
         expect(page.locator("#draw-offer")).to_be_visible()
+    # the offerer is told, where the screen shows it (it said nothing before)
+    expect(black.locator("#status")).to_have_text("Your draw offer was declined.")
+    expect(black.locator("#status")).to_be_in_viewport()
+    expect(white.locator("#status")).not_to_have_text("Your draw offer was declined.")
     game.refresh_from_db()
     assert (game.status, game.draw_offer) == (Game.Status.STARTED, "")
 

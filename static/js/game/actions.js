@@ -4,7 +4,7 @@ import { format, gettext } from "sumito/i18n.js";
 import { play } from "sumito/game/input.js";
 import { render } from "sumito/game/render.js";
 import { post, setStatus, showError } from "sumito/game/server.js";
-import { applyState, current, isBusy, myTurn, page, setBusy } from "sumito/game/state.js";
+import { applyState, current, isBusy, myTurn, onState, page, setBusy } from "sumito/game/state.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -57,6 +57,12 @@ export function bindActions() {
   action("draw-offer", "draw-offer/");
   action("draw-accept", "draw-accept/");
   action("draw-decline", "draw-decline/");
+  // The opponent declined my offer (it went away with no move and the game goes on): say so.
+  onState((state, previous) => {
+    const declined = previous.draw_offer === page.myColour && !state.draw_offer
+      && state.status === "started" && state.version === previous.version;
+    if (declined) setStatus(gettext("Your draw offer was declined."));
+  });
   $("move-form").addEventListener("submit", (event) => {
     event.preventDefault();
     const input = $("move-input");

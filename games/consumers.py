@@ -25,7 +25,7 @@ from games import services
 from games.events import game_group, spectators_group
 from games.selectors import game_state
 from games.watchers import watchers_change, watchers_count, watchers_event
-from notifications.consumers import latest_text
+from notifications.consumers import latest_text_for
 
 
 class GameConsumer(AsyncJsonWebsocketConsumer):
@@ -49,7 +49,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         await self.accept()
         await self.send_json({"type": "state", "state": state})
         if authenticated:  # the unread count and the latest, as /ws/me/ sends on connect
-            await self.send(text_data=await database_sync_to_async(latest_text)(user.pk))
+            await self.send(text_data=await database_sync_to_async(latest_text_for)(self.scope))
         players = {state["black"]["username"], state["white"]["username"]}
         self.watching = not authenticated or user.username not in players
         if self.watching:

@@ -14,7 +14,9 @@ from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.utils import translation
 
+from core.languages import socket_language
 from core.live import SITE_GROUP, home_group, user_group
 from core.renderers import encode_json
 from notifications.selectors import notification_document, notifications_of, unread_count
@@ -41,7 +43,7 @@ class UserConsumer(AsyncWebsocketConsumer):
             await self.channel_layer.group_add(group, self.channel_name)
         await self.accept()
         if authenticated:
-            await self.send(text_data=await database_sync_to_async(latest_text)(user.pk))
+            await self.send(text_data=await database_sync_to_async(latest_text_for)(self.scope))
 
     async def disconnect(self, code):
         for group in getattr(self, "groups_joined", ()):
@@ -57,7 +59,7 @@ class UserConsumer(AsyncWebsocketConsumer):
         user = self.scope["user"]
         if not user.is_authenticated:
             return
-        await self.send(text_data=await database_sync_to_async(latest_text)(user.pk))
+        await self.send(text_data=await database_sync_to_async(latest_text_for)(self.scope))
 
     async def dispatch(self, message):
         if message["type"] == "user.event":  # no database: skip Channels' connection check
@@ -67,6 +69,13 @@ class UserConsumer(AsyncWebsocketConsumer):
 
     async def user_event(self, event):
         await self.send(text_data=event["text"])  # encoded once by the publisher
+
+
+def latest_text_for(scope) -> str:
+    """:func:`latest_text` for the socket of ``scope``, written in its language (the account's,
+    else the tab's cookie, else its Accept-Language: as its pages are)."""
+    with translation.override(socket_language(scope)):
+        return latest_text(scope["user"].pk)
 
 
 def latest_text(user_id: int) -> str:

@@ -104,3 +104,18 @@ def _count_failure(request, address: str) -> None:
         with _refused_lock:
             _refused[address] = time.monotonic() + max(1, counted["time_left"])
         _refuse_if_throttled(address)
+
+
+class GuestSessionAuthentication(authentication.SessionAuthentication):
+    """A visitor playing the computer as this browser session's guest (``accounts.guests``),
+    for the few API views that list it: the guest's moves and actions on their own games. The
+    session's CSRF check applies, as for a logged-in player."""
+
+    def authenticate(self, request):
+        from .guests import guest_of
+
+        guest = guest_of(request._request)
+        if guest is None:
+            return None
+        self.enforce_csrf(request)
+        return guest, None

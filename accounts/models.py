@@ -27,6 +27,9 @@ class User(AbstractUser):
     # A bot plays through the API's event stream (docs/bots.md); set by an admin, or by the
     # owner before the account plays any game (bots.services.bot_account_upgrade). For good.
     is_bot = models.BooleanField(_("bot"), default=False)
+    # A visitor who plays the computer without an account: one per browser session, no
+    # password, nobody's to find, challenge or rate (accounts.guests).
+    is_guest = models.BooleanField(_("guest"), default=False)
 
     objects = PlayerManager()
 

@@ -21,7 +21,7 @@ def find_player(username: str | None) -> User | None:
     name = (username or "").strip()
     if not name:
         return None
-    return User.objects.filter(username__iexact=name, is_active=True).first()
+    return User.objects.filter(username__iexact=name, is_active=True, is_guest=False).first()
 
 
 def player_named(username: str | None) -> User:
@@ -37,7 +37,7 @@ def player_named(username: str | None) -> User:
 def players_matching(query: str) -> QuerySet[User]:
     """The active players whose username or display name contains ``query`` (any case; all of
     them for an empty query), by username: the player list's page and its API."""
-    players = User.objects.filter(is_active=True).order_by("username")
+    players = User.objects.filter(is_active=True, is_guest=False).order_by("username")
     if query:
         players = players.filter(Q(username__icontains=query) | Q(display_name__icontains=query))
     return players

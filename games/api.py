@@ -10,8 +10,10 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics, permissions, serializers, status
 from rest_framework.response import Response
+from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
+from accounts.authentication import GuestSessionAuthentication
 from core.errors import InvalidInput, NotFound
 from core.schema import choice_or_blank
 from core.serializers import StrictSerializer, TextField
@@ -28,6 +30,10 @@ from games.services import chat as chat_services
 from games.services.chat import CHAT_MAX_LENGTH
 
 GAME_STATUSES = ["started", "finished", "aborted"]
+
+
+#: A guest (a visitor playing the computer, accounts.guests) acts on their games here only.
+WITH_GUESTS = [*api_settings.DEFAULT_AUTHENTICATION_CLASSES, GuestSessionAuthentication]
 
 
 def current_state(game_id: int) -> dict:
@@ -162,6 +168,7 @@ def state_after(game: Game) -> dict:
 
 class GameMoveView(APIView):
     permission_classes = [permissions.IsAuthenticated]
+    authentication_classes = WITH_GUESTS
     schema_errors = ("422",)  # a move the position does not allow
 
     @extend_schema(request=MoveSerializer, responses=OpenApiTypes.OBJECT)
@@ -180,6 +187,7 @@ class GameMoveView(APIView):
 
 class GamePremoveView(APIView):
     permission_classes = [permissions.IsAuthenticated]
+    authentication_classes = WITH_GUESTS
 
     @extend_schema(
         responses=OpenApiTypes.OBJECT,
@@ -305,6 +313,7 @@ class GameActionView(APIView):
     """resign, abort, draw offer/accept/decline, claim-flag: one service each."""
 
     permission_classes = [permissions.IsAuthenticated]
+    authentication_classes = WITH_GUESTS
     action: str = "resign"
 
     # Each action's service, called with the game, the player and the time.

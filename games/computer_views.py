@@ -3,13 +3,14 @@
 from urllib.parse import urlencode
 
 from django import forms
-from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from accounts.guests import guest_for
 from core.errors import ServiceError
+from core.throttle import client_ip, throttle
 from games import computer
 from games.engine.search import LEVELS
 from games.option_fields import NAMED_STARTS, marbles_to_win_field, preset_choices, start_field
@@ -66,8 +67,9 @@ def play_again_url(game, player) -> str:
     return f"{reverse('computer-game')}?{urlencode(query)}"
 
 
-@login_required
 def computer_game(request):
+    """The computer's page: a player, or a visitor as this browser's guest (accounts.guests),
+    chooses a level, a colour, a clock and a start, and plays (unrated)."""
     # A GET may carry the fields to start from ("Play again" on a finished game's page).
     initial = {
         name: request.GET[name] for name in ComputerGameForm.base_fields if name in request.GET
@@ -83,8 +85,13 @@ def computer_game(request):
         if data.get("marbles_to_win"):
             choices["marbles_to_win"] = data["marbles_to_win"]
         try:
+            if request.user.is_authenticated:
+                player = request.user
+            else:  # a visitor: as this browser session's guest
+                throttle(request, "challenges", f"ip:{client_ip(request)}", what=_("games"))
+                player = guest_for(request)
             game = computer.computer_game_create(
-                player=request.user,
+                player=player,
                 level=data["level"],
                 colour=data["colour"],
                 choices=choices,

@@ -10,6 +10,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from accounts.guests import guest_of
 from core.errors import ServiceError
 from core.throttle import throttle
 from games import selectors, services
@@ -84,7 +85,8 @@ def game_detail(request, game_id: int):
     now = timezone.now()
     game = services.game_current(game_id=game_id, now=now)  # a ServiceError is a 404 page
     state = selectors.game_state(game, now=now)
-    colour = game.colour_of(request.user) if request.user.is_authenticated else None
+    viewer = request.user if request.user.is_authenticated else guest_of(request)
+    colour = game.colour_of(viewer) if viewer is not None else None
     opponent = (game.white_id if colour == "b" else game.black_id) if colour else None
     against_computer = opponent is not None and computer_level_of(opponent) is not None
     return render(
@@ -95,7 +97,7 @@ def game_detail(request, game_id: int):
             "state": state,
             "my_colour": colour or "",
             # A player's game against the computer: no chat, "Play again" instead of a rematch.
-            "play_again_url": play_again_url(game, request.user) if against_computer else "",
+            "play_again_url": play_again_url(game, viewer) if against_computer else "",
             "api_base": reverse("api-game", args=[game_id]),
             "ws_path": f"/ws/games/{game_id}/",
         },

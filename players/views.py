@@ -11,8 +11,8 @@ from accounts.models import User
 from accounts.selectors import find_player, player_named, players_matching
 from clubs.models import Club
 from multiplayer.selectors import finished_tables_of
-from ratings import elo
 from pools.selectors import pools
+from ratings import elo
 from ratings import selectors as rating_selectors
 
 from .charts import rating_chart
@@ -43,7 +43,7 @@ def home(request):
         context |= {
             "tournaments": home_reads.tournaments_upcoming_and_running(),
             "leaders": home_reads.leaderboard_top(now=now),
-            "player_count": User.objects.filter(is_active=True).count(),
+            "player_count": User.objects.filter(is_active=True, is_guest=False).count(),
             "club_count": Club.objects.count(),
         }
     if request.GET.get("part") == "live":

@@ -3,6 +3,7 @@
     python bench/search.py                    # speed: nodes/s and depth in 1 s and 5 s
     python bench/search.py --strength [--games N] [--scale F] [--pairs 8-greedy,2-1,...]
     python bench/search.py --tactics [--count N] [--seconds S]
+    python bench/search.py --conversion [--count N] [--scale F] [--cap PLIES]
 
 ``python bench/engine.py --search`` / ``--strength`` / ``--tactics`` run the same functions.
 
@@ -21,6 +22,14 @@ The searching levels are given the game's earlier positions, as the server gives
 
 Tactics: the generated win-now and defence positions of ``games.engine.tactics``, each searched by
 level 8 for ``--seconds`` (default 3), and the number it gets wrong (which must be none).
+
+Conversion: level 8 against level 7 from ``--count`` (default 20) positions in which level 8's
+side is 3 or 4 marbles up (:func:`conversion_positions`: seeded random plies from the three
+starts, then 3 or 4 of the other side's marbles taken off; level 8 plays Black in half of them,
+and either side may be to move). Each game is played to its end under a ``--cap`` of 200 plies
+(a draw there), threefold repetition a draw, the game's earlier positions given to both
+searches as on the server; thinking times as for the strength table (``--scale``, level 8 1 s).
+Prints wins, draws (by the cap, by repetition) and losses, and the share won within the cap.
 """
 
 from __future__ import annotations
@@ -34,7 +43,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games.engine import Game, apply_move, start_position  # noqa: E402
+from games.engine import Game, Position, apply_move, start_position  # noqa: E402
 from games.engine.search import LEVELS, Searcher, best_move, greedy_move  # noqa: E402
 
 
@@ -195,6 +204,86 @@ def tactics(count: int, seconds: float, seed: int = 7) -> dict[str, int]:
     return failures
 
 
+def conversion_positions(count: int, seed: int = 23) -> list[tuple[str, str, str]]:
+    """``count`` positions (name, position string, level 8's colour) with level 8's side 3 or 4
+    marbles up: from each start in turn, 8 to 31 random plies (seeded; no push-off), then 3 or
+    4 marbles of the other side, drawn by lot, taken off. Level 8 is Black in the even ones;
+    the plies' parity decides who is to move, so every pairing of colour and turn occurs."""
+    positions = []
+    for index in range(count):
+        rng = random.Random(seed * 1000 + index)
+        start = ("standard", "belgian", "german")[index % 3]
+        position = start_position(start)
+        plies = 8 + rng.randrange(24)
+        for _ in range(plies):
+            moves = [m for m in position.legal_moves() if not m.pushed_off]
+            position, _ = apply_move(position, rng.choice(moves))
+        leader = "b" if index % 2 == 0 else "w"
+        black, white = list(position.black_cells), list(position.white_cells)
+        trailing = white if leader == "b" else black
+        for cell in rng.sample(sorted(trailing), 3 + (index % 4 == 1)):
+            trailing.remove(cell)
+        position = Position.from_cells(position.side_to_move, black, white)
+        assert position.has_legal_move()
+        lead = position.pushed_off("w" if leader == "b" else "b") - position.pushed_off(leader)
+        assert lead >= 3, (index, lead)
+        positions.append((f"{start}+{plies}", position.to_string(), leader))
+    return positions
+
+
+def _convert(args) -> tuple[str, str, int, str]:
+    """One conversion game: its name, the result for level 8 (win, draw, loss), the plies and
+    how it ended."""
+    name, text, leader, scale, cap, seed = args
+    rng = random.Random(seed)
+    game = Game(text, max_plies=cap)
+    searchers = {8: Searcher(seed=seed), 7: Searcher(seed=seed + 1)}
+    while not game.is_over:
+        player = 8 if game.side_to_move == leader else 7
+        game.play(player_move(player, game, rng, scale, searchers[player]))
+    outcome = "draw" if game.winner is None else "win" if game.winner == leader else "loss"
+    return name, outcome, game.ply, game.termination or "?"
+
+
+def conversion(count: int, scale: float, cap: int = 200) -> dict[str, int]:
+    """Level 8 against level 7 from ``count`` positions 3-4 marbles up; prints and returns the
+    counts of wins, draws (by the cap, by repetition) and losses."""
+    jobs = [
+        (name, text, leader, scale, cap, 5000 + index)
+        for index, (name, text, leader) in enumerate(conversion_positions(count))
+    ]
+    print(
+        f"conversion: level 8 ({LEVELS[8].seconds * scale:g} s a move) against level 7 "
+        f"({LEVELS[7].seconds * scale:g} s, depth {LEVELS[7].depth}) from {len(jobs)} positions "
+        f"3-4 marbles up, {cap}-ply cap"
+    )
+    started = time.perf_counter()
+    results = []
+    with multiprocessing.Pool() as pool:
+        for name, outcome, plies, ending in pool.imap_unordered(_convert, jobs):
+            results.append((outcome, plies, ending))
+            print(f"  {name:14} {outcome:5} {plies:4} plies  {ending}", flush=True)
+    counts = {
+        "games": len(results),
+        "won": sum(1 for outcome, _, _ in results if outcome == "win"),
+        "lost": sum(1 for outcome, _, _ in results if outcome == "loss"),
+        "move_cap": sum(1 for outcome, _, e in results if outcome == "draw" and e == "move_cap"),
+        "repetition": sum(1 for o, _, e in results if o == "draw" and e == "repetition"),
+    }
+    won_plies = [plies for outcome, plies, _ in results if outcome == "win"]
+    counts["drawn"] = counts["games"] - counts["won"] - counts["lost"]
+    share = counts["won"] / max(1, counts["games"])
+    print(
+        f"conversion: {counts['games']} games, won {counts['won']}, drawn {counts['drawn']} "
+        f"(cap {counts['move_cap']}, repetition {counts['repetition']}), lost {counts['lost']}; "
+        f"won within {cap} plies: {100 * share:.0f} %"
+        + (f"; mean plies of a win {sum(won_plies) / len(won_plies):.0f}" if won_plies else "")
+        + f" ({time.perf_counter() - started:.0f} s)",
+        flush=True,
+    )
+    return counts
+
+
 def _option(args: list[str], name: str, default: str) -> str:
     return args[args.index(name) + 1] if name in args else default
 
@@ -219,7 +308,13 @@ def main(args: list[str] | None = None) -> None:
         games = int(_option(args, "--games", "12"))
         scale = float(_option(args, "--scale", "0.2"))
         strength(games, scale, strength_pairs(_option(args, "--pairs", "") or None))
-    if "--tactics" not in args and "--strength" not in args:
+    if "--conversion" in args:
+        conversion(
+            int(_option(args, "--count", "20")),
+            float(_option(args, "--scale", "0.2")),
+            int(_option(args, "--cap", "200")),
+        )
+    if not {"--tactics", "--strength", "--conversion"} & set(args):
         speed()
 
 

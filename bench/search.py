@@ -3,7 +3,7 @@
     python bench/search.py                    # speed: nodes/s and depth in 1 s and 5 s
     python bench/search.py --strength [--games N] [--scale F] [--pairs 8-greedy,2-1,...]
     python bench/search.py --tactics [--count N] [--seconds S]
-    python bench/search.py --conversion [--count N] [--scale F] [--cap PLIES]
+    python bench/search.py --conversion [--count N] [--scale F] [--cap PLIES] [--rate NODES]
 
 ``python bench/engine.py --search`` / ``--strength`` / ``--tactics`` run the same functions.
 
@@ -30,6 +30,12 @@ and either side may be to move). Each game is played to its end under a ``--cap`
 (a draw there), threefold repetition a draw, the game's earlier positions given to both
 searches as on the server; thinking times as for the strength table (``--scale``, level 8 1 s).
 Prints wins, draws (by the cap, by repetition) and losses, and the share won within the cap.
+
+``--rate NODES`` (conversion: default 50,000; strength: off unless given) runs the searches on a
+node clock rather than the wall clock: a second of thinking is ``NODES`` nodes searched, so the
+games are the same on an idle or a busy machine (the same seeds give the same moves) and a
+before/after comparison measures the code, not the machine's load. An idle core searches about
+200,000-300,000 nodes a second, so the default is about a fifth of the level's time.
 """
 
 from __future__ import annotations
@@ -87,9 +93,42 @@ def openings(count: int) -> list[list[str]]:
     return lines
 
 
+class NodeClock:
+    """A stand-in for the search module's ``time``: ``perf_counter`` counts the nodes the
+    current searcher has searched, ``rate`` to the second (monotonic across searches)."""
+
+    def __init__(self, rate: float) -> None:
+        self.rate = rate
+        self.searcher = None
+        self._base = 0
+        self._last = 0
+
+    def perf_counter(self) -> float:
+        nodes = self.searcher.nodes if self.searcher is not None else 0
+        if nodes < self._last:  # a new search started counting from 0
+            self._base += self._last
+        self._last = nodes
+        return (self._base + nodes) / self.rate
+
+
+_NODE_CLOCK: NodeClock | None = None
+
+
+def use_node_clock(rate: float | None) -> None:
+    """Run this process's searches on a :class:`NodeClock` of ``rate`` nodes a second (None:
+    the wall clock)."""
+    global _NODE_CLOCK
+    import games.engine.search as search_module
+
+    _NODE_CLOCK = NodeClock(rate) if rate else None
+    search_module.time = _NODE_CLOCK or time
+
+
 def player_move(player, game: Game, rng: random.Random, scale: float, searcher):
     if player == "greedy":
         return greedy_move(game.position, rng)
+    if _NODE_CLOCK is not None:
+        _NODE_CLOCK.searcher = searcher
     seconds = LEVELS[player].seconds * scale
     history = game.positions[:-1]
     return best_move(
@@ -99,7 +138,8 @@ def player_move(player, game: Game, rng: random.Random, scale: float, searcher):
 
 def play(args) -> tuple[float, int, str]:
     """One game: the score of ``strong`` (1, 1/2 or 0), the plies and how it ended."""
-    strong, weak, opening, strong_is_black, scale, seed = args
+    strong, weak, opening, strong_is_black, scale, seed, rate = args
+    use_node_clock(rate)
     rng = random.Random(seed)
     game = Game(opening[0])
     for notation in opening[1:]:
@@ -115,17 +155,18 @@ def play(args) -> tuple[float, int, str]:
     return (1.0 if (game.winner == "b") == strong_is_black else 0.0), game.ply, ending
 
 
-def strength(games: int, scale: float, pairs: list[tuple]) -> list[dict]:
+def strength(games: int, scale: float, pairs: list[tuple], rate: float | None = None) -> list[dict]:
     """Play the ``pairs`` (stronger, weaker) and print a table; returns its rows."""
     lines = openings(max(1, (games + 1) // 2))
-    print(f"strength: {games} games a pair, thinking times x{scale}, openings {len(lines)}")
+    clock = f", a node clock of {rate:,.0f} nodes a second" if rate else ""
+    print(f"strength: {games} games a pair, thinking times x{scale}{clock}, openings {len(lines)}")
     print("stronger  weaker   games  won drawn lost  win rate  error   plies  rep.")
     rows = []
     with multiprocessing.Pool() as pool:
         for strong, weak in pairs:
             started = time.perf_counter()
             jobs = [
-                (strong, weak, line, black, scale, 1000 * i + black)
+                (strong, weak, line, black, scale, 1000 * i + black, rate)
                 for i, line in enumerate(lines)
                 for black in (True, False)
             ][:games]
@@ -234,7 +275,8 @@ def conversion_positions(count: int, seed: int = 23) -> list[tuple[str, str, str
 def _convert(args) -> tuple[str, str, int, str]:
     """One conversion game: its name, the result for level 8 (win, draw, loss), the plies and
     how it ended."""
-    name, text, leader, scale, cap, seed = args
+    name, text, leader, scale, cap, seed, rate = args
+    use_node_clock(rate)
     rng = random.Random(seed)
     game = Game(text, max_plies=cap)
     searchers = {8: Searcher(seed=seed), 7: Searcher(seed=seed + 1)}
@@ -245,17 +287,20 @@ def _convert(args) -> tuple[str, str, int, str]:
     return name, outcome, game.ply, game.termination or "?"
 
 
-def conversion(count: int, scale: float, cap: int = 200) -> dict[str, int]:
+def conversion(
+    count: int, scale: float, cap: int = 200, rate: float | None = 50_000
+) -> dict[str, int]:
     """Level 8 against level 7 from ``count`` positions 3-4 marbles up; prints and returns the
     counts of wins, draws (by the cap, by repetition) and losses."""
     jobs = [
-        (name, text, leader, scale, cap, 5000 + index)
+        (name, text, leader, scale, cap, 5000 + index, rate)
         for index, (name, text, leader) in enumerate(conversion_positions(count))
     ]
     print(
         f"conversion: level 8 ({LEVELS[8].seconds * scale:g} s a move) against level 7 "
         f"({LEVELS[7].seconds * scale:g} s, depth {LEVELS[7].depth}) from {len(jobs)} positions "
         f"3-4 marbles up, {cap}-ply cap"
+        + (f", a node clock of {rate:,.0f} nodes a second" if rate else ", the wall clock")
     )
     started = time.perf_counter()
     results = []
@@ -307,12 +352,14 @@ def main(args: list[str] | None = None) -> None:
     if "--strength" in args:
         games = int(_option(args, "--games", "12"))
         scale = float(_option(args, "--scale", "0.2"))
-        strength(games, scale, strength_pairs(_option(args, "--pairs", "") or None))
+        rate = float(_option(args, "--rate", "0")) or None
+        strength(games, scale, strength_pairs(_option(args, "--pairs", "") or None), rate)
     if "--conversion" in args:
         conversion(
             int(_option(args, "--count", "20")),
             float(_option(args, "--scale", "0.2")),
             int(_option(args, "--cap", "200")),
+            float(_option(args, "--rate", "50000")) or None,
         )
     if not {"--tactics", "--strength", "--conversion"} & set(args):
         speed()

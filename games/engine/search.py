@@ -6,7 +6,7 @@ scores stored as plies from the node, so a win found through a transposition kee
 distance), move ordering (the table's move, push-offs, pushes, the two killer moves of the ply,
 then the history heuristic), a null move and late move reductions away from the principal
 variation, and a quiescence search over push-offs and pushes. It answers within a time budget
-(checked every few hundred nodes) and can be stopped from outside (:meth:`Searcher.stop`); the
+(checked every 256 nodes, and before each new depth) and can be stopped from outside (:meth:`Searcher.stop`); the
 answer is then the best move of the last finished depth. A depth that finds a won (or lost)
 game ends the search, so a push-off that wins now is played at once; when several do, one after
 which the other side could not have pushed off either comes first. The game's earlier
@@ -26,10 +26,12 @@ Levels 1 to 8 (:data:`LEVELS`) go from a random mover to the full search; see th
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import random
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from games.engine.evaluation import (
@@ -49,7 +51,7 @@ from games.engine.position import BLACK, MARBLES_PER_SIDE, Position
 
 EXACT, LOWER, UPPER = 0, 1, 2
 TABLE_LIMIT = 1_500_000
-CHECK_EVERY = 512
+CHECK_EVERY = 256
 #: Scores beyond this are won or lost games (WIN less the plies to the end).
 MATE_BOUND = WIN - 1000
 QUIESCENCE_PLIES = 6
@@ -73,6 +75,32 @@ def _from_table(score: int, ply: int) -> int:
     if score <= -MATE_BOUND:
         return score + ply
     return score
+
+
+_gc_lock = threading.Lock()
+_gc_pausers = 0  # searches running now
+_gc_was_enabled = True
+
+
+@contextlib.contextmanager
+def _collector_paused() -> Iterator[None]:
+    """The cyclic garbage collector off while a search runs (in any thread), on again after
+    the last one: its full passes over a large transposition table (every entry is a tuple
+    holding a move, so tracked) took tenths of a second at unpredictable points, past the
+    search's deadline. A search makes no reference cycles; reference counting frees the rest."""
+    global _gc_pausers, _gc_was_enabled
+    with _gc_lock:
+        if _gc_pausers == 0:
+            _gc_was_enabled = gc.isenabled()
+            gc.disable()
+        _gc_pausers += 1
+    try:
+        yield
+    finally:
+        with _gc_lock:
+            _gc_pausers -= 1
+            if _gc_pausers == 0 and _gc_was_enabled:
+                gc.enable()
 
 
 class _Timeout(Exception):
@@ -137,7 +165,23 @@ class Searcher:
         ``history``: the game's earlier positions; reaching one again counts as a draw, so a
         side ahead steers clear of repeating and a side behind seeks it. ``quiescence``: how
         many plies of pushes are played out after the full-width depth (the first three of
-        them with every push, the rest push-offs only; 3 or less: push-offs only)."""
+        them with every push, the rest push-offs only; 3 or less: push-offs only).
+
+        The budget is a deadline: the running depth is abandoned when it passes (checked every
+        :data:`CHECK_EVERY` nodes), and no new depth starts once 55 % of it is spent."""
+        with _collector_paused():
+            return self._search_within(
+                position,
+                seconds=seconds,
+                max_depth=max_depth,
+                on_iteration=on_iteration,
+                history=history,
+                quiescence=quiescence,
+            )
+
+    def _search_within(
+        self, position, *, seconds, max_depth, on_iteration, history, quiescence
+    ) -> SearchResult:
         self._stop.clear()
         started = time.perf_counter()
         self._deadline = started + max(0.01, seconds)

@@ -50,7 +50,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from games.engine import Game, Position, apply_move, start_position  # noqa: E402
-from games.engine.search import LEVELS, Searcher, best_move, greedy_move  # noqa: E402
+from games.engine.levels import LEVELS, best_move, greedy_move  # noqa: E402
+from games.engine.search import Searcher  # noqa: E402
 
 
 def middle_games() -> list:

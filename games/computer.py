@@ -32,7 +32,8 @@ from core.errors import ServiceError, Unprocessable
 from core.jobs import enqueue
 from games import engine
 from games.computer_players import MOVE_TASK, _remember, computer_level_of
-from games.engine.search import LEVELS, Searcher, best_move
+from games.engine.levels import LEVELS, best_move
+from games.engine.search import Searcher
 from games.engine.thinking_time import thinking_seconds
 from games.models import Game
 from games.options import options_from_choices

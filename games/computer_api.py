@@ -9,7 +9,7 @@ from rest_framework.views import APIView
 
 from core.throttle import throttle
 from games import computer, selectors
-from games.engine.search import LEVELS
+from games.engine.levels import LEVELS
 from games.option_fields import GameOptionsSerializer
 
 

@@ -11,7 +11,7 @@ from django.utils.translation import gettext_lazy as _
 
 from core.errors import ServiceError
 from games import computer
-from games.engine.search import LEVELS
+from games.engine.levels import LEVELS
 from games.option_fields import NAMED_STARTS, marbles_to_win_field, preset_choices, start_field
 from games.options import PRESETS
 

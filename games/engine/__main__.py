@@ -113,7 +113,7 @@ def _options(rest: list[str]) -> tuple[str, dict[str, float]] | str:
 
 
 def _think(command: str, rest: list[str]) -> int:
-    from games.engine.search import best_move
+    from games.engine.levels import best_move
     from games.engine.search_multi import multi_best_move
 
     parsed = _options(rest)

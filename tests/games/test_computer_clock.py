@@ -10,7 +10,7 @@ import pytest
 from django.utils import timezone
 
 from games import computer, computer_players, engine, tasks
-from games.engine.search import greedy_move
+from games.engine.levels import greedy_move
 from games.models import Termination
 from games.services import game_move_apply
 

@@ -20,7 +20,8 @@ from games.engine.evaluation import (
     zobrist,
     zobrist_delta,
 )
-from games.engine.search import LEVELS, MATE_BOUND, Searcher, _from_table, _to_table, best_move
+from games.engine.levels import LEVELS, best_move
+from games.engine.search import MATE_BOUND, Searcher, _from_table, _to_table
 
 #: Black to move pushes White's sixth marble off: e3 e2 push e1 off the west edge.
 WIN_NOW = "b|a1,a2,a3,a4,a5,b1,b2,b3,b4,b5,b6,c3,e2,e3|e1,h5,h6,h7,i5,i6,i7,i8,i9"

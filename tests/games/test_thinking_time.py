@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from games.engine.search import LEVELS
+from games.engine.levels import LEVELS
 from games.engine.thinking_time import (
     LATENCY_MARGIN_MS,
     MIN_SECONDS,

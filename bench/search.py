@@ -132,8 +132,16 @@ def player_move(player, game: Game, rng: random.Random, scale: float, searcher):
         _NODE_CLOCK.searcher = searcher
     seconds = LEVELS[player].seconds * scale
     history = game.positions[:-1]
+    # as the server's worker does: the plies left to a move cap that draws
+    plies_left = game.settings.max_plies - game.ply
     return best_move(
-        game.position, level=player, seconds=seconds, searcher=searcher, rng=rng, history=history
+        game.position,
+        level=player,
+        seconds=seconds,
+        searcher=searcher,
+        rng=rng,
+        history=history,
+        plies_left=plies_left if game.settings.max_plies_result == "draw" else None,
     ).move
 
 

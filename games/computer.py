@@ -96,6 +96,15 @@ def _budget(game: Game, level: int, plies: int, now: datetime) -> float:
     )
 
 
+def _plies_to_a_drawn_cap(engine_game) -> int | None:
+    """The plies left before the move cap when the cap ends the game as a draw (else None: at
+    a cap that the side with more marbles wins, a lead needs no hurry)."""
+    settings = engine_game.settings
+    if settings.max_plies_result != "draw":
+        return None
+    return settings.max_plies - (engine_game.ply - settings.placements)
+
+
 def _ms_between(earlier: datetime, later: datetime) -> float:
     return (later - earlier).total_seconds() * 1000
 
@@ -147,6 +156,7 @@ def computer_move_play(*, game_id: int, ply: int) -> str | None:
             searcher=searcher,
             rng=rng,
             history=engine_game.positions[:-1],
+            plies_left=_plies_to_a_drawn_cap(engine_game),
         )
         if result.move is None:
             return None

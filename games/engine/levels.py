@@ -67,10 +67,12 @@ def best_move(
     rng: random.Random | None = None,
     on_iteration: Callable[[Iteration], None] | None = None,
     history: Iterable[Position] = (),
+    plies_left: int | None = None,
 ) -> SearchResult:
     """The move the computer of ``level`` (1-8) plays in ``position``; ``seconds`` caps its
     thinking time (default: the level's; level 8 takes ``seconds`` as given). ``history``: the
-    game's earlier positions, which it treats as draws if reached again."""
+    game's earlier positions, which it treats as draws if reached again; ``plies_left``: the
+    plies to a move cap that ends the game as a draw (``Searcher.search``)."""
     if level not in LEVELS:
         raise ValueError(f"level must be from 1 to 8, not {level!r}")
     spec = LEVELS[level]
@@ -95,6 +97,7 @@ def best_move(
         on_iteration=on_iteration,
         history=history,
         quiescence=spec.quiescence,
+        plies_left=plies_left,
     )
     if spec.blunder and result.move is not None and rng.random() < spec.blunder:
         # weaker levels: now and then a quick one-ply move instead (never instead of a push-off)

@@ -237,3 +237,31 @@ def test_the_progress_terms_reward_the_side_ahead_for_the_rim_and_contact():
     assert gain > 11 * (40 - -10) // 2
     assert evaluate(own_r, opp_r, 12) > evaluate(own_r, opp_r)  # urgent: the rim weighs more
     assert evaluate(opp_r, own_r, 12) == -evaluate(own_r, opp_r, 12)
+
+
+class _NodeClock:
+    """The search module's ``time`` on a clock that counts the searcher's nodes."""
+
+    def __init__(self, searcher: Searcher, rate: int) -> None:
+        self.searcher, self.rate = searcher, rate
+
+    def perf_counter(self) -> float:
+        return self.searcher.nodes / self.rate
+
+
+@pytest.mark.parametrize("budget", [0.05, 0.3, 1.0])
+def test_the_search_stops_at_its_deadline_inside_a_depth_and_starts_none_past_55_percent(
+    monkeypatch, budget
+):
+    import games.engine.search as search_module
+
+    searcher = Searcher()
+    monkeypatch.setattr(search_module, "time", _NodeClock(searcher, rate=20_000))
+    position = start_position("german")
+    result = searcher.search(position, seconds=budget)
+    allowed = budget * 20_000
+    # abandoned at the first check past the deadline: at most one check interval over
+    assert searcher.nodes <= allowed + search_module.CHECK_EVERY
+    assert result.move in position.legal_moves() and result.depth >= 1
+    for iteration in result.iterations[:-1]:
+        assert iteration.nodes <= 0.55 * allowed  # a further depth started only before 55 %

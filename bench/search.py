@@ -1,6 +1,7 @@
 """Benchmark of the computer opponent (games.engine.search); run by hand:
 
     python bench/search.py                    # speed: nodes/s and depth in 1 s and 5 s
+    python bench/search.py --cpu-speed [--depth D]   # nodes per CPU second, fixed depth
     python bench/search.py --strength [--games N] [--scale F] [--pairs 8-greedy,2-1,...]
     python bench/search.py --tactics [--count N] [--seconds S]
     python bench/search.py --conversion [--count N] [--scale F] [--cap PLIES] [--rate NODES]
@@ -9,6 +10,11 @@
 
 Speed: from the three starts and three middle-game positions (seeded playouts), the nodes per
 second and the depth the search finishes within 1 s and 5 s.
+
+CPU speed: searches to a fixed depth (default 4) from the speed positions and six conversion
+positions (below), and the nodes per second of this process's CPU time: a figure that a busy,
+shared machine disturbs far less than the wall-clock speed (each side of a comparison is best
+run in turn, a few times).
 
 Strength: each level against the one below (and level 8 against the greedy one-ply player) over a
 fixed set of openings (each start, then two random plies from a seeded generator), each opening
@@ -77,6 +83,24 @@ def speed(budgets: tuple[float, ...] = (1.0, 5.0)) -> None:
                 f"{name:14} {seconds:5.0f} s  {result.depth:5}  {result.nodes:8,}  {rate:10,.0f}",
                 flush=True,
             )
+
+
+def cpu_speed(depth: int = 4) -> float:
+    """Nodes per CPU second of fixed-depth searches (see the module docstring); printed."""
+    cases = [(name, start_position(name)) for name in ("standard", "belgian", "german")]
+    cases += middle_games()
+    cases += [(name, Position.from_string(text)) for name, text, _ in conversion_positions(6)]
+    nodes, cpu = 0, 0.0
+    for _, position in cases:
+        searcher = Searcher(seed=1)
+        started = time.process_time()
+        result = searcher.search(position, seconds=600, max_depth=depth)
+        cpu += time.process_time() - started
+        nodes += result.nodes
+    rate = nodes / max(cpu, 1e-9)
+    print(f"cpu speed: depth {depth}, {len(cases)} positions, {nodes:,} nodes in {cpu:.2f} CPU s")
+    print(f"cpu speed: {rate:,.0f} nodes per CPU second", flush=True)
+    return rate
 
 
 def openings(count: int) -> list[list[str]]:
@@ -370,7 +394,9 @@ def main(args: list[str] | None = None) -> None:
             int(_option(args, "--cap", "200")),
             float(_option(args, "--rate", "50000")) or None,
         )
-    if not {"--tactics", "--strength", "--conversion"} & set(args):
+    if "--cpu-speed" in args:
+        cpu_speed(int(_option(args, "--depth", "4")))
+    if not {"--tactics", "--strength", "--conversion", "--cpu-speed"} & set(args):
         speed()
 
 

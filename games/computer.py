@@ -140,7 +140,7 @@ def computer_move_play(*, game_id: int, ply: int) -> str | None:
     rng = random.Random()
     loaded = clock_read = time.perf_counter()
     budget = 0.0
-    searcher = None  # kept until the move is written: freeing its tables takes time
+    searcher = None  # kept until the move is written: freeing a large table is not free
     if engine_game.in_placement:
         notation = _placement(engine_game, rng)
     else:

@@ -99,9 +99,9 @@ _gc_was_enabled = True
 @contextlib.contextmanager
 def _collector_paused() -> Iterator[None]:
     """The cyclic garbage collector off while a search runs (in any thread), on again after
-    the last one: its full passes over a large transposition table (every entry is a tuple
-    holding a move, so tracked) took tenths of a second at unpredictable points, past the
-    search's deadline. A search makes no reference cycles; reference counting frees the rest."""
+    the last one, so that a full pass over a large transposition table (every entry is a tuple
+    holding a move, so tracked) cannot land between two deadline checks. A search makes no
+    reference cycles; reference counting frees the rest."""
     global _gc_pausers, _gc_was_enabled
     with _gc_lock:
         if _gc_pausers == 0:

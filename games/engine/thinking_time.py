@@ -8,7 +8,7 @@ The budget of one move (:func:`thinking_seconds`), all in milliseconds:
   the computer's account, playing the move through the move service and committing it) plus,
   while the increment does not pay for it, :data:`QUICKEST_MOVE_MS` for every move it may still
   have to play before the move cap (``max_plies``), so that a game played to the cap at the
-  quickest still fits in the time (1+0 with 200 moves to play keeps 30.4 s);
+  quickest still fits in the time (1+0 with 200 moves to play keeps 30.75 s);
 - **usable** = remaining - reserve;
 - **share** = usable / moves left + 0.8 x increment, where moves left is an estimate
   (:func:`moves_left`: 50 moves a side at the start, never fewer than 20, and never more than
@@ -26,9 +26,9 @@ move, so the budget of the next move is computed afresh from what is left.
 from __future__ import annotations
 
 #: What the worker may need between reading the clock and the move being committed, kept in
-#: reserve on every move: the search's overrun and the write measured up to about 0.25 s on a
-#: busy machine (docs/computer.md, "The clock").
-LATENCY_MARGIN_MS = 400
+#: reserve on every move: from reading the clock to the move written, up to 0.45 s beyond the
+#: budget was measured on a busy machine (docs/computer.md, "The clock").
+LATENCY_MARGIN_MS = 750
 #: What a move costs at the least, for the reserve kept for the moves still to come without an
 #: increment: the shortest search (:data:`MIN_SECONDS`) and the worker's latency per move
 #: (waiting for a worker, loading the game, writing the move: about 0.1 s measured on a busy

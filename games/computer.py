@@ -9,13 +9,18 @@ move, and at the start) and the computer is to move, a Celery task is queued
 the in-process job runner) and plays through the same service as a player, at the ply it was
 asked about, so a stale or doubled task plays nothing. A task lost with a worker is queued again
 by the beat's sweep (``games.tasks.computer_sweep``) when the computer has been to move for a
-while. It spends a share of its remaining time: a thirtieth of it plus most of the increment,
-capped by the level's own thinking time.
+while. It spends a share of its remaining time and increment, read from the game's clock just
+before it thinks (``games.engine.thinking_time``: an estimate of the moves left, a reserve for
+the worker's latency and for the moves to the cap, the level's own thinking time as a cap).
+Each move logs its timings (``games.computer`` logger): how long the task waited for a
+worker, loaded the game, thought (and its budget) and took to write the move.
 """
 
 from __future__ import annotations
 
+import logging
 import random
+import time
 from datetime import datetime, timedelta
 
 from django.contrib.auth import get_user_model
@@ -27,9 +32,13 @@ from core.errors import ServiceError, Unprocessable
 from core.jobs import enqueue
 from games import engine
 from games.computer_players import MOVE_TASK, _remember, computer_level_of
-from games.engine.search import LEVELS, best_move
+from games.engine.levels import LEVELS, best_move
+from games.engine.search import Searcher
+from games.engine.thinking_time import thinking_seconds
 from games.models import Game
 from games.options import options_from_choices
+
+logger = logging.getLogger(__name__)
 
 #: The sweep queues the computer's move again after it has been to move this long.
 STUCK_SECONDS = 20
@@ -65,13 +74,39 @@ def computer_game_create(*, player, level: int, colour: str, choices: dict, now:
     return game_create(black=black, white=white, options=options, now=now)
 
 
-def _budget(game: Game, level: int, now: datetime) -> float:
-    cap = max(LEVELS[level].seconds, 0.05)
-    if not game.time_control.has_clock:
-        return cap
-    left_ms = game.clock.remaining_ms(game.side_to_move, now)
-    share = left_ms / 1000 / 30 + 0.7 * game.increment_seconds
-    return max(0.05, min(cap, share))
+def _budget(game: Game, level: int, plies: int, now: datetime) -> float:
+    """The seconds the computer of ``level`` may think at ``now`` (``plies``: the moves played
+    after any placement phase, for the move cap)."""
+    cap = LEVELS[level].seconds
+    if not game.time_control.has_clock and not game.clock.in_first_moves:
+        return thinking_seconds(cap=cap, remaining_ms=None)
+    clock = game.clock
+    first_move_left = None
+    if clock.in_first_moves and clock.running:
+        first_move_left = max(0, clock.first_move_ms - int(_ms_between(clock.turn_started_at, now)))
+    return thinking_seconds(
+        cap=cap,
+        remaining_ms=clock.remaining_ms(game.side_to_move, now)
+        if game.time_control.has_clock
+        else None,
+        increment_ms=clock.increment_ms,
+        ply=plies,
+        max_plies=game.max_plies,
+        first_move_left_ms=first_move_left,
+    )
+
+
+def _plies_to_a_drawn_cap(engine_game) -> int | None:
+    """The plies left before the move cap when the cap ends the game as a draw (else None: at
+    a cap that the side with more marbles wins, a lead needs no hurry)."""
+    settings = engine_game.settings
+    if settings.max_plies_result != "draw":
+        return None
+    return settings.max_plies - (engine_game.ply - settings.placements)
+
+
+def _ms_between(earlier: datetime, later: datetime) -> float:
+    return (later - earlier).total_seconds() * 1000
 
 
 def _placement(engine_game, rng: random.Random) -> str:
@@ -92,6 +127,8 @@ def computer_move_play(*, game_id: int, ply: int) -> str | None:
     from games.records import engine_game_of
     from games.services import game_move_apply
 
+    started = timezone.now()
+    begun = time.perf_counter()
     game = Game.objects.filter(pk=game_id).first()
     if game is None or not game.is_active or game.ply != ply:
         return None
@@ -101,20 +138,30 @@ def computer_move_play(*, game_id: int, ply: int) -> str | None:
         return None
     engine_game = engine_game_of(game)
     rng = random.Random()
+    loaded = clock_read = time.perf_counter()
+    budget = 0.0
+    searcher = None  # kept until the move is written: freeing a large table is not free
     if engine_game.in_placement:
         notation = _placement(engine_game, rng)
     else:
+        plies = engine_game.ply - engine_game.settings.placements
+        clock_read = time.perf_counter()
+        budget = _budget(game, level, plies, timezone.now())
+        searcher = Searcher(marbles_to_win=game.marbles_to_win, seed=rng.randrange(2**32))
         result = best_move(
             engine_game.position,
             level=level,
-            seconds=_budget(game, level, timezone.now()),
+            seconds=budget,
             marbles_to_win=game.marbles_to_win,
+            searcher=searcher,
             rng=rng,
             history=engine_game.positions[:-1],
+            plies_left=_plies_to_a_drawn_cap(engine_game),
         )
         if result.move is None:
             return None
         notation = result.move.notation
+    thought = time.perf_counter()
     computer = get_user_model().objects.get(pk=mover_id)
     try:
         game_move_apply(
@@ -122,6 +169,23 @@ def computer_move_play(*, game_id: int, ply: int) -> str | None:
         )
     except ServiceError:
         return None  # the game moved on meanwhile (a flag, a resignation): nothing to do
+    written = time.perf_counter()
+    logger.info(
+        "computer level %s played %s in game %s at ply %s: waited %.0f ms for a worker, "
+        "loaded in %.0f ms, thought %.0f ms (budget %.0f ms), wrote in %.0f ms; "
+        "%.0f ms beyond the budget from reading the clock to the move written",
+        level,
+        notation,
+        game_id,
+        ply,
+        _ms_between(game.turn_started_at, started) if game.turn_started_at else 0.0,
+        (loaded - begun) * 1000,
+        (thought - loaded) * 1000,
+        budget * 1000,
+        (written - thought) * 1000,
+        (written - clock_read - budget) * 1000,
+    )
+    del searcher
     return notation
 
 

@@ -10,7 +10,7 @@ from rest_framework.views import APIView
 from core.throttle import throttle
 from games import computer, selectors
 from games.computer_views import DEFAULT_CLOCK
-from games.engine.search import LEVELS
+from games.engine.levels import LEVELS
 from games.option_fields import GameOptionsSerializer
 
 

@@ -12,7 +12,7 @@ from accounts.guests import guest_for
 from core.errors import ServiceError
 from core.throttle import client_ip, throttle
 from games import computer
-from games.engine.search import LEVELS
+from games.engine.levels import LEVELS
 from games.option_fields import NAMED_STARTS, marbles_to_win_field, preset_choices, start_field
 from games.options import PRESETS
 

@@ -10,6 +10,15 @@ Evaluation, from the side to move's point of view (all terms are "mine minus the
   neighbours can form the columns that push and resist pushes;
 - **edge danger**: -14 more for an edge marble with an opponent marble next to it on the
   inside, the shape that precedes a push-off;
+- **progress** (only while one side has more marbles: the leader): for each marble of the
+  lead (at most 4), the leader scores +8 for each of the other side's marbles on the edge and
+  +3 for each one ring inside it, and +3 for each of its own marbles touching one of the other
+  side's; all of it times ``urgency`` / 4 (4, the default, is 1; the search raises it as the
+  move cap comes near). A side ahead so wants to drive the other side's marbles to the rim and
+  to keep in contact with them (where pushes, and trades, happen: each trade brings the leader
+  nearer its sixth marble than the other side), rather than sit beside a central mass it cannot
+  break; the side behind wants the opposite. It is "mine minus theirs" like the rest: the
+  leader's gain is the other side's loss;
 - **win**: a side that has lost ``marbles_to_win`` marbles has lost: -WIN plus the ply, so
   quicker wins and slower losses are preferred.
 """
@@ -31,6 +40,14 @@ INFINITY = 10 * WIN
 RING_WEIGHTS = (40, 30, 18, 6, -10)
 PAIR = 6
 EDGE_DANGER = 14
+#: Progress, per marble of the lead (at most LEAD_CAP): the other side's marbles on the edge,
+#: one ring inside it, and the leader's marbles touching the other side's.
+PROGRESS_EDGE = 8
+PROGRESS_NEAR_EDGE = 3
+PROGRESS_CONTACT = 3
+LEAD_CAP = 4
+#: The default ``urgency`` of :func:`evaluate` (a multiplier in quarters: 4 is 1).
+URGENCY = 4
 
 
 def _rings() -> tuple[int, ...]:
@@ -44,6 +61,12 @@ def _rings() -> tuple[int, ...]:
 
 RINGS = _rings()
 EDGE = RINGS[4]
+NEAR_EDGE = RINGS[3]
+#: The rings as nested disks (ring 0, rings 0-1, 0-2, 0-3) and their weights in evaluate.
+DISKS = (RINGS[0], RINGS[0] | RINGS[1], RINGS[0] | RINGS[1] | RINGS[2], VALID & ~RINGS[4])
+DISK_WEIGHTS = tuple(
+    RING_WEIGHTS[k] - (RING_WEIGHTS[k + 1] if k < 3 else RING_WEIGHTS[4]) for k in range(4)
+)
 INNER = VALID & ~EDGE
 AXIS_SHIFTS = (1, 11, 12)
 #: Push categories of ``category_masks`` (per axis: in-line forward 3-5, backward 9-11).
@@ -61,17 +84,51 @@ def _neighbours_inside(bits: int) -> int:
     return around & VALID
 
 
-def evaluate(own: int, opp: int) -> int:
+def evaluate(own: int, opp: int, urgency: int = URGENCY) -> int:
     """The static evaluation of the side owning ``own`` (see the module docstring); the
-    win/loss test is the caller's."""
-    score = MARBLE * (own.bit_count() - opp.bit_count())
-    for ring, weight in zip(RINGS, RING_WEIGHTS, strict=True):
-        score += weight * ((own & ring).bit_count() - (opp & ring).bit_count())
-    for shift in AXIS_SHIFTS:
-        score += PAIR * ((own & (own >> shift)).bit_count() - (opp & (opp >> shift)).bit_count())
-    score -= EDGE_DANGER * (own & EDGE & _neighbours_inside(opp & INNER)).bit_count()
-    score += EDGE_DANGER * (opp & EDGE & _neighbours_inside(own & INNER)).bit_count()
+    win/loss test is the caller's. ``urgency``: the progress terms' weight, in quarters."""
+    # the rings as nested disks (centre, centre and ring 1, ...): 4 x (weight + 10) per disk
+    # and -10 per marble is the ring weights' sum, in fewer counts (unrolled: the hot path)
+    mine, theirs = own.bit_count(), opp.bit_count()
+    lead = mine - theirs
+    score = (MARBLE + RING_WEIGHTS[4]) * lead
+    score += DISK_WEIGHTS[0] * ((own & DISKS[0]).bit_count() - (opp & DISKS[0]).bit_count())
+    score += DISK_WEIGHTS[1] * ((own & DISKS[1]).bit_count() - (opp & DISKS[1]).bit_count())
+    score += DISK_WEIGHTS[2] * ((own & DISKS[2]).bit_count() - (opp & DISKS[2]).bit_count())
+    score += DISK_WEIGHTS[3] * ((own & DISKS[3]).bit_count() - (opp & DISKS[3]).bit_count())
+    score += PAIR * (
+        (own & (own >> 1)).bit_count()
+        + (own & (own >> 11)).bit_count()
+        + (own & (own >> 12)).bit_count()
+        - (opp & (opp >> 1)).bit_count()
+        - (opp & (opp >> 11)).bit_count()
+        - (opp & (opp >> 12)).bit_count()
+    )
+    inner = opp & INNER
+    around = (
+        (inner << 1) | (inner >> 1) | (inner << 11) | (inner >> 11) | (inner << 12) | (inner >> 12)
+    )
+    score -= EDGE_DANGER * (own & EDGE & around).bit_count()
+    inner = own & INNER
+    around = (
+        (inner << 1) | (inner >> 1) | (inner << 11) | (inner >> 11) | (inner << 12) | (inner >> 12)
+    )
+    score += EDGE_DANGER * (opp & EDGE & around).bit_count()
+    if lead:
+        score += (
+            _progress(own, opp, lead, urgency) if lead > 0 else -_progress(opp, own, -lead, urgency)
+        )
     return score
+
+
+def _progress(leader: int, trailer: int, lead: int, urgency: int) -> int:
+    """The leader's progress term (see the module docstring), before its sign."""
+    value = (
+        PROGRESS_EDGE * (trailer & EDGE).bit_count()
+        + PROGRESS_NEAR_EDGE * (trailer & NEAR_EDGE).bit_count()
+        + PROGRESS_CONTACT * (leader & _neighbours_inside(trailer)).bit_count()
+    )
+    return value * min(lead, LEAD_CAP) * urgency // URGENCY
 
 
 # --- Zobrist hashing ------------------------------------------------------------------------------

@@ -6,11 +6,12 @@ scores stored as plies from the node, so a win found through a transposition kee
 distance), move ordering (the table's move, push-offs, pushes, the two killer moves of the ply,
 then the history heuristic), a null move and late move reductions away from the principal
 variation, and a quiescence search over push-offs and pushes. It answers within a time budget
-(checked every few hundred nodes) and can be stopped from outside (:meth:`Searcher.stop`); the
+(checked every 256 nodes, and before each new depth) and can be stopped from outside (:meth:`Searcher.stop`); the
 answer is then the best move of the last finished depth. A depth that finds a won (or lost)
 game ends the search, so a push-off that wins now is played at once; when several do, one after
 which the other side could not have pushed off either comes first. The game's earlier
-positions, when given, count as draws if reached again.
+positions, when given, count as draws if reached again, and so does the move cap when given; a
+side ahead scores such a draw below 0 (contempt), so it avoids the repetitions it can avoid.
 
 Positions are the two bitboards of the side to move and of the other side (``games.engine.board``);
 a move is applied by xor-ing the masks every :class:`~games.engine.movegen.Move` carries, so a
@@ -21,19 +22,23 @@ The evaluation, the hash and the move order are in ``games.engine.evaluation``.
 Threats are searched rather than scored: quiescence keeps playing push-offs and pushes until
 none is left, so a position where a marble is about to go off is judged after it went.
 
-Levels 1 to 8 (:data:`LEVELS`) go from a random mover to the full search; see their names.
+The levels 1 to 8 that play with it, from a random mover to the full search, are in
+``games.engine.levels``.
 """
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import random
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from games.engine.evaluation import (
     INFINITY,
+    URGENCY,
     WIN,
     ZOBRIST_SIDE,
     evaluate,
@@ -49,11 +54,22 @@ from games.engine.position import BLACK, MARBLES_PER_SIDE, Position
 
 EXACT, LOWER, UPPER = 0, 1, 2
 TABLE_LIMIT = 1_500_000
-CHECK_EVERY = 512
+CHECK_EVERY = 256
 #: Scores beyond this are won or lost games (WIN less the plies to the end).
 MATE_BOUND = WIN - 1000
 QUIESCENCE_PLIES = 6
 NULL_MOVE_DEPTH = 3
+#: Contempt for draws: while the side to move at the root is ahead by CONTEMPT_THRESHOLD or more
+#: (its quiescence score: the evaluation once the pushes in the air are played out; more than
+#: the positional terms ever gave at equal marbles, at most 354 over some 5,000 positions of
+#: random games, so in practice a marble up or one about to go), a repetition, or the cap, scores
+#: CONTEMPT below a draw for it (a third of a marble: it gives up some position to avoid the
+#: draw, never a marble). Behind or level, a draw scores 0 and stays welcome.
+CONTEMPT = 300
+CONTEMPT_THRESHOLD = 400
+#: The progress terms' urgency (evaluation.evaluate, in quarters) rises from 1 to 3 over the
+#: last URGENT_PLIES plies before the move cap.
+URGENT_PLIES = 100
 LMR_DEPTH = 3
 LMR_AFTER = 3  # quiet moves searched in full before the reductions start
 
@@ -73,6 +89,32 @@ def _from_table(score: int, ply: int) -> int:
     if score <= -MATE_BOUND:
         return score + ply
     return score
+
+
+_gc_lock = threading.Lock()
+_gc_pausers = 0  # searches running now
+_gc_was_enabled = True
+
+
+@contextlib.contextmanager
+def _collector_paused() -> Iterator[None]:
+    """The cyclic garbage collector off while a search runs (in any thread), on again after
+    the last one, so that a full pass over a large transposition table (every entry is a tuple
+    holding a move, so tracked) cannot land between two deadline checks. A search makes no
+    reference cycles; reference counting frees the rest."""
+    global _gc_pausers, _gc_was_enabled
+    with _gc_lock:
+        if _gc_pausers == 0:
+            _gc_was_enabled = gc.isenabled()
+            gc.disable()
+        _gc_pausers += 1
+    try:
+        yield
+    finally:
+        with _gc_lock:
+            _gc_pausers -= 1
+            if _gc_pausers == 0 and _gc_was_enabled:
+                gc.enable()
 
 
 class _Timeout(Exception):
@@ -114,6 +156,9 @@ class Searcher:
         self.nodes = 0
         self._deadline = 0.0
         self._path: set[int] = set()
+        self._draws = (0, 0)  # what a draw scores for the side to move, Black and White
+        self._cap_ply = 1 << 30  # the ply from the root at which the move cap ends the game
+        self._urgency = URGENCY
         self._quiescence_plies = QUIESCENCE_PLIES
 
     def stop(self) -> None:
@@ -131,19 +176,41 @@ class Searcher:
         on_iteration: Callable[[Iteration], None] | None = None,
         history: Iterable[Position] = (),
         quiescence: int = QUIESCENCE_PLIES,
+        plies_left: int | None = None,
     ) -> SearchResult:
         """The best move of ``position`` found within ``seconds`` (or at ``max_depth``).
 
-        ``history``: the game's earlier positions; reaching one again counts as a draw, so a
-        side ahead steers clear of repeating and a side behind seeks it. ``quiescence``: how
+        ``history``: the game's earlier positions; reaching one again counts as a draw, which
+        a side ahead scores below 0 (:data:`CONTEMPT`) and so steers clear of, and a side
+        behind seeks. ``plies_left``: the plies to the move cap when it ends the game as a
+        draw (None: no such cap); the cap then scores as a draw, and the progress terms weigh
+        more as it comes near. ``quiescence``: how
         many plies of pushes are played out after the full-width depth (the first three of
-        them with every push, the rest push-offs only; 3 or less: push-offs only)."""
+        them with every push, the rest push-offs only; 3 or less: push-offs only).
+
+        The budget is a deadline: the running depth is abandoned when it passes (checked every
+        :data:`CHECK_EVERY` nodes), and no new depth starts once 55 % of it is spent."""
+        with _collector_paused():
+            return self._search_within(
+                position,
+                seconds=seconds,
+                max_depth=max_depth,
+                on_iteration=on_iteration,
+                history=history,
+                quiescence=quiescence,
+                plies_left=plies_left,
+            )
+
+    def _search_within(
+        self, position, *, seconds, max_depth, on_iteration, history, quiescence, plies_left
+    ) -> SearchResult:
         self._stop.clear()
         started = time.perf_counter()
         self._deadline = started + max(0.01, seconds)
         self.nodes = 0
         self._path = {zobrist(earlier) for earlier in history}
         self._quiescence_plies = quiescence
+        self._set_draws_and_urgency(position, plies_left)
         self.killers = [[None, None] for _ in range(128)]
         if len(self.table) > TABLE_LIMIT:
             self.table.clear()
@@ -177,6 +244,29 @@ class Searcher:
         return result
 
     # -- internals ----------------------------------------------------------------------------------
+
+    def _set_draws_and_urgency(self, position: Position, plies_left: int | None) -> None:
+        """The contempt for draws of this search, the move cap's ply and the progress terms'
+        urgency (see :data:`CONTEMPT` and :data:`URGENT_PLIES`)."""
+        own, opp = position.own_and_opponent_bits()
+        colour = 0 if position.side_to_move == BLACK else 1
+        self._urgency = URGENCY
+        self._cap_ply = 1 << 30
+        if plies_left is not None:
+            self._cap_ply = max(1, plies_left)
+            closeness = max(0, URGENT_PLIES - plies_left)
+            self._urgency = URGENCY + 2 * URGENCY * closeness // URGENT_PLIES
+        self._draws = (0, 0)
+        try:  # the root's standing once the pushes in the air are played out
+            standing = self._quiescence(own, opp, -INFINITY, INFINITY, 0, self._quiescence_plies)
+        except _Timeout:
+            standing = evaluate(own, opp, self._urgency)
+        if standing >= CONTEMPT_THRESHOLD:
+            draws = [0, 0]
+            draws[colour], draws[1 - colour] = -CONTEMPT, CONTEMPT
+            self._draws = (draws[0], draws[1])
+        else:
+            self._draws = (0, 0)
 
     def _sorted_root(self, own: int, opp: int) -> list[Move]:
         offs, others, quiet = ordered_moves(own, opp)
@@ -235,7 +325,9 @@ class Searcher:
         if self._lost(own):
             return -WIN + ply
         if key in self._path:
-            return 0  # a repetition on the path: a draw (the server's rule)
+            return self._draws[colour]  # a repetition: a draw (the server's rule), less contempt
+        if ply >= self._cap_ply:
+            return self._draws[colour]  # the move cap: a draw
         if depth <= 0:
             return self._quiescence(own, opp, alpha, beta, ply, self._quiescence_plies)
         entry = self.table.get(key)
@@ -257,7 +349,7 @@ class Searcher:
             and scout
             and depth >= NULL_MOVE_DEPTH
             and beta < MATE_BOUND
-            and evaluate(own, opp) >= beta
+            and evaluate(own, opp, self._urgency) >= beta
         ):
             # Null move: if passing still holds beta, a real move will (no zugzwang in Abalone);
             # an opponent's push-off threat makes the pass fail, so threats are never pruned.
@@ -345,7 +437,7 @@ class Searcher:
             self._check_time()
         if self._lost(own):
             return -WIN + ply
-        stand = evaluate(own, opp)
+        stand = evaluate(own, opp, self._urgency)
         if stand >= beta:
             return stand
         if stand > alpha:
@@ -389,96 +481,10 @@ class Searcher:
         return line
 
 
-# --- levels ---------------------------------------------------------------------------------------
+def __getattr__(name: str):
+    """The levels moved to ``games.engine.levels``; importing them from here still works."""
+    if name in ("LEVELS", "Level", "best_move", "greedy_move"):
+        from games.engine import levels
 
-
-@dataclass(frozen=True)
-class Level:
-    number: int
-    name: str
-    depth: int  # 0: no search (levels 1-2)
-    seconds: float  # the most it thinks on a move (the clock may give it less)
-    noise: int  # random noise added to the one-ply scores of its occasional quick move
-    blunder: float = 0.0  # how often it plays that quick one-ply move instead of the search's
-    quiescence: int = QUIESCENCE_PLIES  # plies of pushes played out (3 or less: push-offs only)
-
-
-LEVELS = {
-    1: Level(1, "Beginner: moves at random", 0, 0.0, 0),
-    2: Level(2, "Novice: takes what it sees", 0, 0.0, 400),
-    3: Level(3, "Casual: looks one move ahead", 1, 0.3, 60, 0.25, 3),
-    4: Level(4, "Club player: two moves ahead", 2, 0.6, 20, 0.25, 3),
-    5: Level(5, "Strong club player", 2, 1.0, 0),
-    6: Level(6, "Expert", 3, 2.0, 0),
-    7: Level(7, "Master", 4, 3.0, 0),
-    8: Level(8, "Grandmaster: its full search", 64, 5.0, 0),
-}
-
-
-def greedy_move(position: Position, rng: random.Random, noise: int = 0) -> Move | None:
-    """The one-ply choice: a push-off if there is one, else the move with the best evaluation
-    right after it (plus up to ``noise`` at random)."""
-    own, opp = position.own_and_opponent_bits()
-    offs, others, quiet = ordered_moves(own, opp)
-    if offs:
-        return rng.choice(offs)
-    moves = others + quiet
-    if not moves:
-        return None
-    return max(
-        moves,
-        key=lambda m: -evaluate(opp ^ m.opp_xor, own ^ m.own_xor) + rng.randint(0, noise),
-    )
-
-
-def best_move(
-    position: Position,
-    *,
-    level: int = 8,
-    seconds: float | None = None,
-    marbles_to_win: int = 6,
-    searcher: Searcher | None = None,
-    rng: random.Random | None = None,
-    on_iteration: Callable[[Iteration], None] | None = None,
-    history: Iterable[Position] = (),
-) -> SearchResult:
-    """The move the computer of ``level`` (1-8) plays in ``position``; ``seconds`` caps its
-    thinking time (default: the level's; level 8 takes ``seconds`` as given). ``history``: the
-    game's earlier positions, which it treats as draws if reached again."""
-    if level not in LEVELS:
-        raise ValueError(f"level must be from 1 to 8, not {level!r}")
-    spec = LEVELS[level]
-    rng = rng or random.Random()
-    if spec.depth == 0:
-        own, opp = position.own_and_opponent_bits()
-        if level == 1:
-            offs, others, quiet = ordered_moves(own, opp)
-            moves = offs + others + quiet
-            move = rng.choice(moves) if moves else None
-        else:
-            move = greedy_move(position, rng, spec.noise)
-        return SearchResult(move, 0, 0, [move.notation] if move else [])
-    searcher = searcher or Searcher(marbles_to_win=marbles_to_win, seed=rng.randrange(2**32))
-    budget = spec.seconds if seconds is None else min(seconds, spec.seconds)
-    if level == 8 and seconds is not None:
-        budget = seconds
-    result = searcher.search(
-        position,
-        seconds=budget,
-        max_depth=spec.depth,
-        on_iteration=on_iteration,
-        history=history,
-        quiescence=spec.quiescence,
-    )
-    if spec.blunder and result.move is not None and rng.random() < spec.blunder:
-        # weaker levels: now and then a quick one-ply move instead (never instead of a push-off)
-        own, opp = position.own_and_opponent_bits()
-        offs, others, quiet = ordered_moves(own, opp)
-        if not offs:
-            result.move = max(
-                others + quiet,
-                key=lambda m: (
-                    -evaluate(opp ^ m.opp_xor, own ^ m.own_xor) + rng.randint(0, spec.noise)
-                ),
-            )
-    return result
+        return getattr(levels, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

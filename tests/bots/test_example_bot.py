@@ -21,7 +21,7 @@ import pytest
 from accounts.services import api_token_create
 from bots.services import bot_account_upgrade
 from games import engine
-from games.engine.search import greedy_move
+from games.engine.levels import greedy_move
 from games.models import Game, Move
 from ratings.models import RatingChange
 from tests.browser.asgi_server import asgi_live_server  # noqa: F401 - the fixture

@@ -20,7 +20,8 @@ from games.engine.evaluation import (
     zobrist,
     zobrist_delta,
 )
-from games.engine.search import LEVELS, MATE_BOUND, Searcher, _from_table, _to_table, best_move
+from games.engine.levels import LEVELS, best_move
+from games.engine.search import CONTEMPT, MATE_BOUND, Searcher, _from_table, _to_table
 
 #: Black to move pushes White's sixth marble off: e3 e2 push e1 off the west edge.
 WIN_NOW = "b|a1,a2,a3,a4,a5,b1,b2,b3,b4,b5,b6,c3,e2,e3|e1,h5,h6,h7,i5,i6,i7,i8,i9"
@@ -201,3 +202,66 @@ def test_the_command_line_bestmove_and_analyse():
         assert refused.returncode == 2 and refused.stderr.startswith("error:")
     three = run_cli("bestmove", "three", "--seconds", "1")
     assert three.returncode == 0 and three.stdout.count("|") == 3
+
+
+def test_a_side_ahead_scores_a_repetition_below_a_draw_and_a_side_behind_does_not():
+    ahead = Position.from_string(AHEAD.replace(",i8", ""))  # Black, a marble up, to move
+    behind = ahead.with_side_to_move("w")
+    for position, draw in ((ahead, -CONTEMPT), (behind, 0)):
+        # every move leads back into the game's history: the best is a repetition
+        everything = [apply_move(position, move)[0] for move in position.legal_moves()]
+        result = Searcher().search(position, seconds=30, max_depth=2, history=everything)
+        assert result.score == draw
+
+
+def test_the_move_cap_scores_as_a_draw_and_hurries_the_progress_terms():
+    ahead = Position.from_string(AHEAD.replace(",i8", ""))
+    capped = Searcher().search(ahead, seconds=30, max_depth=3, plies_left=1)
+    assert capped.score == -CONTEMPT  # after one ply the game is drawn: less contempt, ahead
+    far = Searcher().search(ahead, seconds=30, max_depth=3, plies_left=400)
+    assert far.score > 500
+
+
+def test_the_progress_terms_reward_the_side_ahead_for_the_rim_and_contact():
+    # White is three marbles down; the same Black group, White's eleven in the centre or on
+    # the rim: Black (ahead) scores the rim position higher, by more than the rings alone
+    centre = Position.from_string(
+        "b|a1,a2,a3,a4,a5,b1,b2,b3,b4,b5,b6,c3,c4,c5|d4,d5,d6,e4,e5,e6,e7,f5,f6,f7,g6"
+    )
+    rim = Position.from_string(
+        "b|a1,a2,a3,a4,a5,b1,b2,b3,b4,b5,b6,c3,c4,c5|e1,f2,g3,h4,i5,i6,i7,i8,i9,h9,g9"
+    )
+    own_c, opp_c = centre.own_and_opponent_bits()
+    own_r, opp_r = rim.own_and_opponent_bits()
+    gain = evaluate(own_r, opp_r) - evaluate(own_c, opp_c)
+    assert gain > 11 * (40 - -10) // 2
+    assert evaluate(own_r, opp_r, 12) > evaluate(own_r, opp_r)  # urgent: the rim weighs more
+    assert evaluate(opp_r, own_r, 12) == -evaluate(own_r, opp_r, 12)
+
+
+class _NodeClock:
+    """The search module's ``time`` on a clock that counts the searcher's nodes."""
+
+    def __init__(self, searcher: Searcher, rate: int) -> None:
+        self.searcher, self.rate = searcher, rate
+
+    def perf_counter(self) -> float:
+        return self.searcher.nodes / self.rate
+
+
+@pytest.mark.parametrize("budget", [0.05, 0.3, 1.0])
+def test_the_search_stops_at_its_deadline_inside_a_depth_and_starts_none_past_55_percent(
+    monkeypatch, budget
+):
+    import games.engine.search as search_module
+
+    searcher = Searcher()
+    monkeypatch.setattr(search_module, "time", _NodeClock(searcher, rate=20_000))
+    position = start_position("german")
+    result = searcher.search(position, seconds=budget)
+    allowed = budget * 20_000
+    # abandoned at the first check past the deadline: at most one check interval over
+    assert searcher.nodes <= allowed + search_module.CHECK_EVERY
+    assert result.move in position.legal_moves() and result.depth >= 1
+    for iteration in result.iterations[:-1]:
+        assert iteration.nodes <= 0.55 * allowed  # a further depth started only before 55 %

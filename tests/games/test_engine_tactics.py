@@ -15,8 +15,8 @@ from multiprocessing import get_context
 import pytest
 
 from games.engine import Game, Position, apply_move, legal_moves
+from games.engine.levels import best_move
 from games.engine.position import opponent
-from games.engine.search import best_move
 from games.engine.tactics import (
     DEFEND,
     HAND_BUILT,

@@ -479,12 +479,3 @@ class Searcher:
             own, opp = opp ^ move.opp_xor, own ^ move.own_xor
             colour = 1 - colour
         return line
-
-
-def __getattr__(name: str):
-    """The levels moved to ``games.engine.levels``; importing them from here still works."""
-    if name in ("LEVELS", "Level", "best_move", "greedy_move"):
-        from games.engine import levels
-
-        return getattr(levels, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -455,6 +455,8 @@ SPECTACULAR_SETTINGS = {
         "ColourChoiceEnum": ["black", "white", "random"],
         "SeatColourEnum": "multiplayer.api.COLOUR_CHOICES",
         "SeatColourOrRandomEnum": ["random", "b", "w", "r", "g"],
+        # a clock preset: a challenge's and a quick-play pool's
+        "PresetEnum": "games.options.PRESETS",
     },
 }
 

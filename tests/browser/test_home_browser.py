@@ -71,7 +71,10 @@ def test_both_players_see_their_round_start_on_the_home_page_and_reach_the_game(
         page.screenshot(path=f"/tmp/sumito-home-round-{name}.png")
         banner.get_by_role("link", name="Go to your game").click()
         page.wait_for_url(f"**/games/{game.pk}/")
-        expect(page.locator("#status")).to_be_visible()
+        # the game page as a player first reads it: the board and whose move it is
+        expect(page.locator("#board")).to_be_in_viewport()
+        expect(page.locator("#turn")).not_to_have_text("")
+        expect(page.locator("#turn")).to_be_visible()
 
     # Each is on the game page before the first-move time has run out; the game is live.
     game.refresh_from_db()

@@ -1,6 +1,7 @@
 """API of games against the computer (games.computer): the levels, and a new game."""
 
 from django.utils import timezone
+from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, serializers, status
@@ -29,7 +30,7 @@ class ComputerLevelsView(APIView):
     @extend_schema(responses=OpenApiTypes.OBJECT, description="The computer's eight levels.")
     def get(self, request):
         levels = [
-            {"level": spec.number, "name": spec.name, "seconds": spec.seconds}
+            {"level": spec.number, "name": gettext(spec.name), "seconds": spec.seconds}
             for spec in LEVELS.values()
         ]
         return Response({"levels": levels})

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.utils.translation import gettext
 
 from accounts.computer_names import level_named
 from core.jobs import enqueue
@@ -13,6 +14,18 @@ from games import engine
 from games.models import Game
 
 MOVE_TASK = "games.tasks.computer_move"
+
+
+def computer_name(level: int) -> str:
+    """The computer of ``level`` as a page names it, in the reader's language ("Sumito 3:
+    Casual: looks one move ahead"); its account keeps the English name."""
+    from games.engine.levels import LEVELS
+
+    return gettext("Sumito %(level)s: %(name)s") % {
+        "level": level,
+        "name": gettext(LEVELS[level].name),
+    }
+
 
 #: What this process knows of accounts: user id -> the computer's level, or None for a person.
 #: Filled on first sight of each id (one query), never stale: an account is created a computer

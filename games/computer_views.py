@@ -6,6 +6,7 @@ from django import forms
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from accounts.guests import guest_for
@@ -23,7 +24,7 @@ DEFAULT_CLOCK = "rapid-10+0"
 class ComputerGameForm(forms.Form):
     level = forms.TypedChoiceField(
         coerce=int,
-        choices=[(n, f"{n}: {spec.name}") for n, spec in LEVELS.items()],
+        choices=[(n, format_lazy("{}: {}", n, _(spec.name))) for n, spec in LEVELS.items()],
         initial=3,
         label=_("Level"),
     )

@@ -15,6 +15,7 @@ from core.errors import ServiceError
 from core.throttle import throttle
 from games import selectors, services
 from games.computer import computer_level_of
+from games.computer_players import computer_name
 from games.computer_views import play_again_url
 from games.forms import ChallengeForm
 
@@ -89,6 +90,13 @@ def game_detail(request, game_id: int):
     colour = game.colour_of(viewer) if viewer is not None else None
     opponent = (game.white_id if colour == "b" else game.black_id) if colour else None
     against_computer = opponent is not None and computer_level_of(opponent) is not None
+    # The computer's side, named in the reader's language; its page says when it thinks.
+    computer_colour, computer_level = "", None
+    for side, user_id in (("b", game.black_id), ("w", game.white_id)):
+        level = computer_level_of(user_id)
+        if level is not None:
+            computer_colour, computer_level = side, level
+    shown = computer_name(computer_level) if computer_level else ""
     return render(
         request,
         "games/game.html",
@@ -96,6 +104,10 @@ def game_detail(request, game_id: int):
             "game": game,
             "state": state,
             "my_colour": colour or "",
+            "computer_colour": computer_colour,
+            "computer_name": shown,
+            "computer_name_b": shown if computer_colour == "b" else "",
+            "computer_name_w": shown if computer_colour == "w" else "",
             # A player's game against the computer: no chat, "Play again" instead of a rematch.
             "play_again_url": play_again_url(game, viewer) if against_computer else "",
             "api_base": reverse("api-game", args=[game_id]),

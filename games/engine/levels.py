@@ -12,6 +12,7 @@ import random
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from core.messages import gettext_noop
 from games.engine.evaluation import evaluate, ordered_moves
 from games.engine.movegen import Move
 from games.engine.position import Position
@@ -30,14 +31,14 @@ class Level:
 
 
 LEVELS = {
-    1: Level(1, "Beginner: moves at random", 0, 0.0, 0),
-    2: Level(2, "Novice: takes what it sees", 0, 0.0, 400),
-    3: Level(3, "Casual: looks one move ahead", 1, 0.3, 60, 0.25, 3),
-    4: Level(4, "Club player: two moves ahead", 2, 0.6, 20, 0.25, 3),
-    5: Level(5, "Strong club player", 2, 1.0, 0),
-    6: Level(6, "Expert", 3, 2.0, 0),
-    7: Level(7, "Master", 4, 3.0, 0),
-    8: Level(8, "Grandmaster: its full search", 64, 5.0, 0),
+    1: Level(1, gettext_noop("Beginner: moves at random"), 0, 0.0, 0),
+    2: Level(2, gettext_noop("Novice: takes what it sees"), 0, 0.0, 400),
+    3: Level(3, gettext_noop("Casual: looks one move ahead"), 1, 0.3, 60, 0.25, 3),
+    4: Level(4, gettext_noop("Club player: two moves ahead"), 2, 0.6, 20, 0.25, 3),
+    5: Level(5, gettext_noop("Strong club player"), 2, 1.0, 0),
+    6: Level(6, gettext_noop("Expert"), 3, 2.0, 0),
+    7: Level(7, gettext_noop("Master"), 4, 3.0, 0),
+    8: Level(8, gettext_noop("Grandmaster: its full search"), 64, 5.0, 0),
 }
 
 

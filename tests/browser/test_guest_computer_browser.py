@@ -90,3 +90,27 @@ def _clickable(position, notation: str) -> bool:
     except AssertionError:
         return False
     return True
+
+
+def test_the_page_says_when_the_computer_thinks_and_names_it_in_the_reader_s_language(
+    open_page, settings
+):
+    """No worker runs here: the computer, Black, is to move and stays so. Its card and the turn
+    line name it in German, with the thinking sign."""
+    page = open_page(**LAPTOP)
+    page.goto("/")
+    page.context.add_cookies(
+        [{"name": settings.LANGUAGE_COOKIE_NAME, "value": "de", "url": page.url}]
+    )
+    page.goto("/play/computer/")
+    page.locator("#id_level").select_option("1")
+    page.locator("#id_colour").select_option("white")
+    page.locator("main form button[type=submit]").click()
+    expect(page).to_have_url(re.compile(r"/games/\d+/$"))
+    turn = page.locator("#turn")
+    expect(turn).to_have_class(re.compile(r"\bthinking\b"))
+    expect(turn).to_contain_text("Sumito 1: Anfänger: zieht zufällig denkt nach…")
+    expect(page.locator("#player-b .player-name a")).to_have_text(
+        "Sumito 1: Anfänger: zieht zufällig"
+    )
+    expect(turn).to_be_in_viewport()

@@ -48,7 +48,10 @@ function renderPlayers() {
   } else {
     turn.hidden = false;
     turn.dataset.side = state.side_to_move;
+    const thinking = Boolean(page.computer) && state.side_to_move === page.computer;
+    turn.classList.toggle("thinking", thinking);
     turn.textContent = state.side_to_move === page.myColour ? YOUR_TURN
+      : thinking ? format(gettext("%(name)s is thinking…"), { name: page.computerName })
       : format(gettext("%(colour)s to move"), { colour: COLOUR_NAME[state.side_to_move] });
   }
   const prefix = `${YOUR_TURN} · `;

@@ -19,6 +19,9 @@ export const page = root && embedded ? {
   wsPath: root.dataset.wsPath,
   username: root.dataset.username,
   tournament: root.dataset.tournament === "1",
+  // the computer's colour and name in a game against it (it thinks on the server)
+  computer: root.dataset.computer || "",
+  computerName: root.dataset.computerName || "",
 } : null;
 
 let state = page ? JSON.parse(embedded.textContent) : null;

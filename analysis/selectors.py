@@ -7,6 +7,7 @@ from django.utils.translation import gettext as _
 from analysis.models import Analysis
 from core.errors import NotFound
 from games import engine
+from games.models import Game
 
 
 def analysis_found(analysis_id: int) -> Analysis:
@@ -51,4 +52,35 @@ def legal_moves_document(position: engine.Position) -> dict:
             "black": position.pushed_off(engine.BLACK),
             "white": position.pushed_off(engine.WHITE),
         },
+    }
+
+
+def game_line(game_id: int) -> dict | None:
+    """A game that is over, as the analysis board's main line: its start, each move with the
+    position after it, and its latest finished analysis (the evaluation after each ply, the
+    drops) if there is one. None for no such game or one still being played: the board does not
+    help the players of a running game."""
+    game = (
+        Game.objects.select_related("black", "white")
+        .filter(pk=game_id)
+        .exclude(status=Game.Status.STARTED)
+        .first()
+    )
+    if game is None:
+        return None
+    moves = game.moves.order_by("ply").values_list("notation", "position_after")
+    analysis = (
+        Analysis.objects.filter(game=game, kind=Analysis.Kind.GAME, status=Analysis.Status.DONE)
+        .order_by("-pk")
+        .first()
+    )
+    return {
+        "id": game.pk,
+        "black": game.black.shown_name,
+        "white": game.white.shown_name,
+        "result": game.result or "",
+        "finished": game.status == Game.Status.FINISHED,
+        "start": game.start_position,
+        "moves": [{"notation": notation, "position": after} for notation, after in moves],
+        "analysis": analysis_document(analysis) if analysis is not None else None,
     }

@@ -10,17 +10,37 @@ from core.errors import ServiceError
 
 def analysis_board(request):
     """The board at ``?position=`` (default the standard start; a bad one falls back to it and
-    says why), optionally from ``?game=<id>&ply=<n>``."""
+    says why); or a game that is over, ``?game=<id>``, its moves as the main line, shown at
+    ``&ply=<n>`` (default its last). ``&moves=a1b2,...`` are the moves tried from there (the
+    page plays them through the moves API, so it is the one to refuse an illegal one)."""
     text = request.GET.get("position", "").strip() or "standard"
-    error = ""
+    error = game_error = ""
+    line = None
+    game_id = request.GET.get("game", "")
+    if game_id.isdigit():
+        line = selectors.game_line(int(game_id))
+        if line is None:
+            game_error = _("Game %(game_id)s is not over, or there is no such game.") % {
+                "game_id": game_id
+            }
+        else:
+            text = line["start"]
     try:
         position = services.parse_position(text).to_string()
     except ServiceError as refused:
         position, error = services.parse_position("standard").to_string(), refused.detail
-    game = None
-    if request.GET.get("game", "").isdigit() and request.GET.get("ply", "").isdigit():
-        game = {"id": int(request.GET["game"]), "ply": int(request.GET["ply"])}
-    context = {"position": position, "game": game, "position_error": error}
+    ply = request.GET.get("ply", "")
+    tried = [move for move in request.GET.get("moves", "").split(",") if move.strip()][:200]
+    context = {
+        "position": position,
+        "position_error": error,
+        "game_error": game_error,
+        "line": line,
+        "start": {
+            "ply": int(ply) if ply.isdigit() else None,
+            "moves": [move.strip() for move in tried],
+        },
+    }
     return render(request, "analysis/board.html", context)
 
 

@@ -33,8 +33,14 @@ function start(root, data) {
     const frame = frames[ply];
     const move = ply > 0 ? data.moves[ply - 1] : null;
     board.setPosition(frame.position);
-    const analyse = $("analyse-position"); // the analysis board opens on the position shown
-    if (analyse) analyse.href = `${analyse.dataset.boardUrl}?position=${encodeURIComponent(frame.position)}`;
+    // The analysis board opens on the position shown: the game's, at this ply (its moves on it),
+    // or, for a record without a game here, the position alone.
+    const analyse = $("analyse-position");
+    if (analyse) {
+      analyse.href = analyse.dataset.game
+        ? `${analyse.dataset.boardUrl}?game=${analyse.dataset.game}&ply=${ply}`
+        : `${analyse.dataset.boardUrl}?position=${encodeURIComponent(frame.position)}`;
+    }
     const cells = moveCells(move ? move.notation : "");
     board.highlight(cells.from, cells.to);
     $("board").dataset.ply = String(ply);

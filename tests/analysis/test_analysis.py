@@ -127,7 +127,40 @@ def test_the_legal_moves_of_a_position(api):
 def test_the_board_page_says_when_a_position_could_not_be_read(client):
     page = client.get("/analysis/", {"position": "b|a1,a1|"}).content.decode()
     assert 'id="position-error"' in page and "standard start" in page
-    good = client.get("/analysis/", {"position": "belgian", "game": "3", "ply": "5"})
+    good = client.get("/analysis/", {"position": "belgian"})
     assert good.status_code == 200 and 'id="position-error"' not in good.content.decode()
-    assert 'id="from-game"' in good.content.decode()
+    # no game 999999: the page says so and shows the position given
+    missing = client.get("/analysis/", {"position": "belgian", "game": "999999", "ply": "5"})
+    assert missing.status_code == 200
+    assert 'id="game-error"' in missing.content.decode()
+    assert missing.context["position"] == engine.start_position("belgian").to_string()
     assert client.get("/analysis/999999/").status_code == 404
+
+
+@pytest.mark.django_db
+def test_the_board_page_on_a_game_that_is_over_carries_its_moves_and_analysis(client, make_player):
+    game = finished_game(make_player)
+    page = client.get("/analysis/", {"game": str(game.pk), "ply": "5", "moves": "a1b2,c3d4"})
+    assert page.status_code == 200 and 'id="from-game"' in page.content.decode()
+    line = page.context["line"]
+    moves = list(game.moves.order_by("ply"))
+    assert line["start"] == game.start_position == page.context["position"]
+    assert line["moves"] == [{"notation": m.notation, "position": m.position_after} for m in moves]
+    assert line["finished"] is True and line["analysis"] is None
+    assert page.context["start"] == {"ply": 5, "moves": ["a1b2", "c3d4"]}
+    # a done analysis of the game comes with it
+    analysis = Analysis.objects.create(
+        requested_by=game.black, kind=Analysis.Kind.GAME, game=game, seconds=0.1,
+        status=Analysis.Status.DONE, created=timezone.now(),
+        result={"evaluations": [{"ply": 0, "score": 5}], "drops": []},
+    )  # fmt: skip
+    line = client.get("/analysis/", {"game": str(game.pk)}).context["line"]
+    assert line["analysis"]["id"] == analysis.pk
+    assert line["analysis"]["evaluations"] == [{"ply": 0, "score": 5}]
+    # a game still being played is not shown with its moves
+    live = game_services.game_create(
+        black=game.black, white=game.white, options=GameOptions(None, 0, 6, "standard", False),
+        now=timezone.now(),
+    )  # fmt: skip
+    refused = client.get("/analysis/", {"game": str(live.pk)})
+    assert refused.context["line"] is None and 'id="game-error"' in refused.content.decode()

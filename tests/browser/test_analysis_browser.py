@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import re
 from contextlib import ExitStack, contextmanager
-from urllib.parse import quote
 
 import pytest
 from django.utils import timezone
@@ -117,10 +116,9 @@ def test_a_finished_game_is_charted_and_a_position_from_it_tried_and_analysed(
     page.goto(f"/archive/games/{game.pk}/")
     expect(page.locator("#replay")).to_have_attribute("data-ready", "true")
     link = page.get_by_role("link", name="Analyse this position")
-    expect(link).to_have_attribute("href", f"/analysis/?position={quote(game.position, safe='')}")
+    expect(link).to_have_attribute("href", f"/analysis/?game={game.pk}&ply={PLIES}")
     page.get_by_role("button", name="Back", exact=True).click()
-    before_last = Game.objects.get(pk=game.pk).moves.get(ply=PLIES - 1).position_after
-    expect(link).to_have_attribute("href", f"/analysis/?position={quote(before_last, safe='')}")
+    expect(link).to_have_attribute("href", f"/analysis/?game={game.pk}&ply={PLIES - 1}")
     page.screenshot(path=SCREENSHOTS.format("replay"), full_page=True)
 
     with analysis_worker():
@@ -172,9 +170,9 @@ def test_a_finished_game_is_charted_and_a_position_from_it_tried_and_analysed(
     chart.click(position={"x": box["width"] - 20, "y": box["height"] / 2})
     expect(page.locator("#chart-pick")).to_have_attribute("data-ply", str(PLIES))
 
-    # The biggest drop's position opens on the analysis board.
+    # The biggest drop opens the game on the analysis board, at that ply.
     drops.first.click()
-    expect(page).to_have_url(re.compile(r"/analysis/\?position="))
+    expect(page).to_have_url(re.compile(rf"/analysis/\?game={game.pk}&ply={first['ply']}$"))
     board_page = page.locator("#analysis-board")
     expect(board_page).to_have_attribute("data-ready", "true")
     board = page.locator("#board")
@@ -194,15 +192,17 @@ def test_a_finished_game_is_charted_and_a_position_from_it_tried_and_analysed(
     cell(page, target).click()
     after, _ = engine.apply_move(position, tried.notation)
     expect(board).to_have_attribute("data-position", after.to_string())
-    expect(page.locator("#tried li")).to_have_text([tried.notation])
+    expect(page.locator("#tree .tried-move")).to_have_text([tried.notation])
     expect(page).to_have_url(
-        re.compile(re.escape(f"?position={quote(after.to_string(), safe='')}"))
+        re.compile(re.escape(f"?game={game.pk}&ply={first['ply']}&moves={tried.notation}") + "$")
     )
     for name in tried.destinations:
         expect(cell(page, name)).to_have_attribute("data-marble", position.side_to_move)
+    # Back: the game's position again, the move tried kept as a variation.
     page.get_by_role("button", name="Back", exact=True).click()
     expect(board).to_have_attribute("data-position", first["position"])
-    expect(page.locator("#tried li")).to_have_count(0)
+    expect(page.locator("#tree .tried-move")).to_have_text([tried.notation])
+    expect(page).to_have_url(re.compile(rf"\?game={game.pk}&ply={first['ply']}$"))
 
     # One from the list, kept in the address; Share shows the link to it.
     from_list = legal[0]
@@ -211,7 +211,9 @@ def test_a_finished_game_is_charted_and_a_position_from_it_tried_and_analysed(
     expect(board).to_have_attribute("data-position", shown)
     page.get_by_role("button", name="Share").click()
     expect(page.locator("#share-link")).to_have_value(
-        re.compile(re.escape(f"/analysis/?position={quote(shown, safe='')}") + "$")
+        re.compile(
+            re.escape(f"/analysis/?game={game.pk}&ply={first['ply']}&moves={from_list}") + "$"
+        )
     )
 
     # The engine searches the position shown; its lines arrive depth by depth, pushed through
@@ -240,6 +242,12 @@ def test_a_finished_game_is_charted_and_a_position_from_it_tried_and_analysed(
     assert depths == sorted(depths, reverse=True) and depths[-1] == 1
     for score in rows.locator(".score").all_inner_texts():
         assert SCORE.match(score), score
+    # the evaluation bar shows the deepest score, turned to Black's side
+    deepest = int(rows.first.locator(".score").get_attribute("data-score"))
+    side = engine.Position.from_string(shown).side_to_move
+    expect(page.locator("#eval-bar")).to_have_attribute(
+        "data-score", str(deepest if side == engine.BLACK else -deepest)
+    )
     best = rows.first.locator(".pv").inner_text().split()[0]
     assert best in {m.notation for m in engine.legal_moves(engine.Position.from_string(shown))}
     page.get_by_role("button", name="Show best move").click()

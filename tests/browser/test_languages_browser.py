@@ -88,6 +88,7 @@ def test_every_main_page_in_every_language_leaves_no_english_and_no_console_erro
         *site.paths,
         "/play/computer/",
         "/analysis/",
+        f"/analysis/?game={site.finished_game}&ply=1&moves=",  # a game on the board
         "/archive/imported/",
         "/notifications/settings/",
     ]

@@ -1,35 +1,53 @@
-/* Sumito: the analysis board (/analysis/board/): a position tried move by move.
+/* Sumito: the analysis board (/analysis/): a position, or a game that is over, studied move by
+ * move, as on lichess.
  *
  * The server is the only authority on the rules: the legal moves of every position, and where
- * each leads, come from the API (GET /api/v1/analysis/moves/); the page draws them, lets the
+ * each leads, come from the API (GET /api/v1/analysis/moves/); the page draws them and lets the
  * player pick one (from the list, or by clicking marbles and then a destination as on the game
- * page), keeps the line tried so far (Back undoes the last move) and keeps the position in the
- * address, so the address is the link to share. The engine's panel is engine.js.
+ * page). The moves are a tree (tree.js): a game's moves are its main line, a move tried where
+ * the line goes another way is a variation kept beside it; the arrow keys walk it (← →, Home,
+ * End). The address keeps the game, the ply and the moves tried from there (or the position and
+ * the moves tried from it), so it is the link to share. The evaluation bar shows the engine's
+ * deepest score for the position shown, else the game's analysis at that ply; the chart of that
+ * analysis (chart.js) is beside the board, a click on it goes to the ply. The engine's panel is
+ * engine.js.
  */
 import { call } from "sumito/api.js";
 import { COLOUR_NAME, create, moveCells, parsePosition } from "sumito/board.js";
 import { format, gettext } from "sumito/i18n.js";
+import { drawChart } from "sumito/analysis/chart.js";
 import { createEngine } from "sumito/analysis/engine.js";
-import { element } from "sumito/analysis/lines.js";
+import { renderEvalBar } from "sumito/analysis/evalbar.js";
+import { element, formatScore } from "sumito/analysis/lines.js";
 import {
   describe, filledLine, hideDirectionChoice, showDirectionChoice,
 } from "sumito/analysis/moves.js";
+import {
+  childFor, createTree, gameNodeAt, lineEnd, pathTo, renderTree, splitAtGame,
+} from "sumito/analysis/tree.js";
 
 const $ = (id) => document.getElementById(id);
 const groupKey = (marbles) => [...marbles].sort().join(",");
+const readJson = (id) => ($(id) ? JSON.parse($(id).textContent) : null);
 
 function start(root) {
   const urls = { analyses: root.dataset.analysesUrl, moves: root.dataset.movesUrl, page: root.dataset.pageUrl };
   const board = create($("board"));
   const answers = new Map(); // position string -> its moves document (a promise)
+  const game = readJson("game-line"); // a game that is over: its moves and its analysis, or null
+  const asked = readJson("board-start") || { ply: null, moves: [] };
+  const gameScores = new Map(((game && game.analysis && game.analysis.evaluations) || []).map((entry) => [entry.ply, entry.score]));
 
-  let line = []; // [{ position, notation, doc }]: the start (notation null), then each move tried
+  let tree = createTree(root.dataset.position, game ? game.moves : []);
+  let node = null; // the node shown
+  let doc = null; // its moves document
   let occupancy = new Map();
   let groups = new Map(); // sorted marble set -> the moves of those marbles
   let selection = [];
   let busy = false;
+  let chart = null;
 
-  const current = () => line[line.length - 1];
+  const current = () => ({ position: node.position, notation: node.notation, doc });
   const engine = createEngine({
     current,
     analysesUrl: urls.analyses,
@@ -38,6 +56,7 @@ function start(root) {
       selection = [];
       renderBoardMarks();
     },
+    onScore: () => renderEval(),
   });
 
   function movesOf(position) {
@@ -49,34 +68,74 @@ function start(root) {
     return answers.get(position);
   }
 
-  // --- positions and the line tried -------------------------------------------------------------
+  // --- the tree of moves ----------------------------------------------------------------------------
 
-  /**
-   * Show `position`: as a new start (`notation` null: the page's position, or one pasted), the
-   * line beginning again; or as the position after the move `notation`, added to the line.
-   */
-  async function load(position, notation = null) {
-    if (busy) return;
+  /** Show `target` (a node of the tree): its moves asked of the server first. */
+  async function goTo(target) {
+    if (busy || !target) return false;
     setBusy(true);
     try {
-      const doc = await movesOf(position);
-      const entry = { position: doc.position, notation, doc };
-      line = notation === null ? [entry] : [...line, entry];
+      const answer = await movesOf(target.position);
+      node = target;
+      doc = answer;
       setStatus("");
       onPositionChange();
+      return true;
     } catch (error) {
       setStatus(error.message, true);
+      return false;
     } finally {
       setBusy(false);
     }
   }
 
-  const tryMove = (move) => load(move.position, move.notation);
+  const tryMove = (move) => goTo(childFor(node, move.notation, move.position));
 
-  function back(toLength = line.length - 1) {
-    if (busy || toLength < 1 || toLength >= line.length) return;
-    line = line.slice(0, toLength);
-    onPositionChange();
+  /** A new start: a position pasted (its tree begins again, without the game). */
+  async function restart(text) {
+    if (busy) return;
+    setBusy(true);
+    let answer;
+    try {
+      answer = await movesOf(text);
+    } catch (error) {
+      setStatus(error.message, true);
+      return;
+    } finally {
+      setBusy(false);
+    }
+    tree = createTree(answer.position);
+    gameScores.clear(); // a position of its own: the game's line and analysis are left
+    chart = null;
+    if ($("game-analysis")) $("game-analysis").hidden = true;
+    await goTo(tree);
+  }
+
+  /**
+   * The moves named in the address, tried one by one from `from`: { at, problem }, `at` the
+   * node after the last legal one, `problem` why it stopped before the others (or "").
+   */
+  async function playNamed(from, notations) {
+    let at = from;
+    for (const notation of notations) {
+      const answer = await movesOf(at.position);
+      const move = answer.moves.find((item) => item.notation === notation);
+      if (!move) {
+        return { at, problem: format(gettext("%(move)s is not a legal move there; the board stops before it."), { move: notation }) };
+      }
+      at = childFor(at, move.notation, move.position);
+    }
+    return { at, problem: "" };
+  }
+
+  function address() {
+    if (game && tree.children.length && tree.children[0].game) {
+      const { base, tried } = splitAtGame(node);
+      const moves = tried.length ? `&moves=${tried.join(",")}` : "";
+      return `${urls.page}?game=${game.id}&ply=${base.ply}${moves}`;
+    }
+    const moves = pathTo(node).map((step) => step.notation);
+    return `${urls.page}?position=${encodeURIComponent(tree.position)}${moves.length ? `&moves=${moves.join(",")}` : ""}`;
   }
 
   function onPositionChange() {
@@ -84,17 +143,15 @@ function start(root) {
     engine.reset();
     $("share").hidden = true;
     hideDirectionChoice($("direction-choice"));
-    const { position } = current();
-    history.replaceState(null, "", `${urls.page}?position=${encodeURIComponent(position)}`);
-    $("position-text").value = position;
+    history.replaceState(null, "", address());
+    $("position-text").value = node.position;
     render();
   }
 
   // --- drawing ------------------------------------------------------------------------------------
 
   function render() {
-    const { position, doc } = current();
-    occupancy = parsePosition(position);
+    occupancy = parsePosition(node.position);
     groups = new Map();
     for (const move of doc.moves) {
       const described = { ...move, ...describe(move.notation, occupancy, doc.side_to_move) };
@@ -102,22 +159,35 @@ function start(root) {
       if (!groups.has(key)) groups.set(key, []);
       groups.get(key).push(described);
     }
-    board.setPosition(position);
-    $("board").dataset.position = position;
-    $("board").dataset.ply = String(line.length - 1);
+    board.setPosition(node.position);
+    $("board").dataset.position = node.position;
+    $("board").dataset.ply = String(node.ply);
     renderBoardMarks();
     renderSide(doc);
     renderLegalMoves(doc);
-    renderTried();
+    renderMoves();
+    renderEval();
+    if (chart) chart.mark(node.game || node === tree ? node.ply : null);
     engine.render();
-    $("back").disabled = line.length < 2 || busy;
+    $("back").disabled = !node.parent || busy;
+    $("first").disabled = !node.parent || busy;
+    $("forward").disabled = !node.children.length || busy;
+    $("last").disabled = !node.children.length || busy;
+  }
+
+  /** The bar: the engine's score for this position, else the game's analysis at this ply. */
+  function renderEval() {
+    const found = engine.score();
+    let score = found ? found.score : null;
+    if (score === null && (node.game || node === tree) && gameScores.has(node.ply)) score = gameScores.get(node.ply);
+    renderEvalBar($("eval-bar"), score);
   }
 
   function renderBoardMarks() {
     // The best move replaces the last move's marks: its marbles ringed, where they go tinted.
     const best = engine.shownBest();
-    const bestCells = best ? describe(best, occupancy, current().doc.side_to_move) : { marbles: [], destinations: [] };
-    const last = best ? { from: [], to: [] } : moveCells(current().notation || "");
+    const bestCells = best ? describe(best, occupancy, doc.side_to_move) : { marbles: [], destinations: [] };
+    const last = best ? { from: [], to: [] } : moveCells(node.notation || "");
     board.highlight(last.from, last.to);
     const interactive = !busy;
     const reachable = interactive ? targets() : new Map();
@@ -164,17 +234,28 @@ function start(root) {
     }
   }
 
-  function renderTried() {
-    const list = $("tried");
+  function renderMoves() {
+    $("tried-empty").hidden = tree.children.length > 0;
+    renderTree($("tree"), tree, node, goTo);
+  }
+
+  function renderGameAnalysis() {
+    if (!game || !game.analysis || !$("chart")) return;
+    const toPly = (ply) => goTo(gameNodeAt(tree, ply));
+    chart = drawChart($("chart"), game.analysis, { onPick: toPly });
+    const list = $("drops");
     list.replaceChildren();
-    $("tried-empty").hidden = line.length > 1;
-    line.slice(1).forEach((entry, index) => {
-      const button = element("button", { type: "button", class: "link move", "data-ply": String(index + 1) }, entry.notation);
-      button.title = gettext("Go back to the position after this move");
-      if (index + 2 === line.length) button.setAttribute("aria-current", "step");
-      button.addEventListener("click", () => back(index + 2));
+    for (const ply of game.analysis.drops) {
+      const after = game.analysis.evaluations.find((entry) => entry.ply === ply);
+      const before = game.analysis.evaluations.find((entry) => entry.ply === ply - 1);
+      if (!after || !before) continue;
+      const text = format(gettext("ply %(ply)s (%(move)s), from %(before)s to %(after)s"), {
+        ply, move: after.move, before: formatScore(before.score), after: formatScore(after.score),
+      });
+      const button = element("button", { type: "button", class: "link drop-link", "data-ply": String(ply) }, text);
+      button.addEventListener("click", () => toPly(ply));
       list.appendChild(element("li")).appendChild(button);
-    });
+    }
   }
 
   // --- picking a move on the board (as on the game page) ------------------------------------------
@@ -211,7 +292,7 @@ function start(root) {
       else showDirectionChoice($("direction-choice"), reachable, tryMove);
       return;
     }
-    const side = current().doc.side_to_move;
+    const side = doc.side_to_move;
     if (occupancy.get(cell) !== side) {
       selection = [];
       renderBoardMarks();
@@ -232,7 +313,7 @@ function start(root) {
 
   function setBusy(value) {
     busy = value;
-    if (line.length) render();
+    if (node) render();
   }
 
   function setStatus(text, isError = false) {
@@ -242,7 +323,7 @@ function start(root) {
   }
 
   async function share() {
-    const link = `${window.location.origin}${urls.page}?position=${encodeURIComponent(current().position)}`;
+    const link = `${window.location.origin}${address()}`;
     const field = $("share-link");
     field.value = link;
     $("share").hidden = false;
@@ -262,24 +343,46 @@ function start(root) {
     };
     board.svg.addEventListener("click", onCell);
     board.svg.addEventListener("keydown", onCell);
-    $("back").addEventListener("click", () => back());
+    $("back").addEventListener("click", () => goTo(node.parent));
+    $("forward").addEventListener("click", () => goTo(node.children[0]));
+    $("first").addEventListener("click", () => goTo(tree));
+    $("last").addEventListener("click", () => goTo(lineEnd(node)));
     $("share-button").addEventListener("click", share);
     $("position-form").addEventListener("submit", (event) => {
       event.preventDefault();
       const text = $("position-text").value.trim();
-      if (text) load(text);
+      if (text) restart(text);
     });
+    const keys = {
+      ArrowLeft: () => node.parent, ArrowRight: () => node.children[0],
+      Home: () => tree, End: () => lineEnd(node),
+    };
     document.addEventListener("keydown", (event) => {
-      if (event.key !== "ArrowLeft" || event.altKey || event.ctrlKey || event.metaKey) return;
+      if (!(event.key in keys) || event.altKey || event.ctrlKey || event.metaKey) return;
       const target = event.target;
       if (target && (target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName))) return;
       event.preventDefault();
-      back();
+      goTo(keys[event.key]());
     });
   }
 
+  async function begin() {
+    renderGameAnalysis();
+    let from = tree;
+    if (game) from = gameNodeAt(tree, asked.ply === null ? game.moves.length : asked.ply);
+    let named = { at: from, problem: "" };
+    try {
+      named = await playNamed(from, asked.moves);
+    } catch (error) {
+      named.problem = error.message;
+    }
+    if (!(await goTo(named.at)) && named.at !== tree) await goTo(tree);
+    if (named.problem) setStatus(named.problem, true);
+    root.dataset.ready = "true";
+  }
+
   bind();
-  load(root.dataset.position).then(() => { root.dataset.ready = "true"; });
+  begin();
 }
 
 const root = document.getElementById("analysis-board");

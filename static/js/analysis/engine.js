@@ -15,7 +15,7 @@ import { element, renderLines } from "sumito/analysis/lines.js";
 
 const $ = (id) => document.getElementById(id);
 
-export function createEngine({ current, analysesUrl, isBusy, onBestShown }) {
+export function createEngine({ current, analysesUrl, isBusy, onBestShown, onScore = () => {} }) {
   let engine = null; // { position, side, doc, stop, startedAt, error, refused }: the analysis of a position
   let showingBest = false;
 
@@ -43,6 +43,7 @@ export function createEngine({ current, analysesUrl, isBusy, onBestShown }) {
         engine.doc = next;
         engine.error = "";
         render();
+        onScore();
       }, (error) => {
         if (engine !== asked) return;
         engine.error = error.message;
@@ -119,9 +120,18 @@ export function createEngine({ current, analysesUrl, isBusy, onBestShown }) {
     });
   }
 
+  function score() {
+    if (!analysedHere() || !engine.doc) return null;
+    const lines = engine.doc.lines || [];
+    if (!lines.length) return null;
+    const deepest = lines[lines.length - 1];
+    return { score: engine.side === "b" ? deepest.score : -deepest.score, depth: deepest.depth };
+  }
+
   bind();
   return {
     render,
+    score,
     /** The best move to mark on the board, when it is asked for. */
     shownBest: () => (showingBest ? bestMove() : null),
     reset() {

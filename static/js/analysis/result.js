@@ -4,23 +4,16 @@
  * every half second and draws what has arrived. A game's analysis is drawn as a chart of the
  * evaluation after each ply (an SVG polyline, Black's view, in marbles, cut at +-5 so one push-off
  * does not flatten the rest), with the plies of the biggest drops as red dots, listed under the
- * chart with a link that opens the position after that ply on the analysis board. Clicking the
- * chart (or the arrow keys on it) picks a ply and offers the same link. A position's analysis is
+ * chart with a link that opens the game on the analysis board at that ply. Clicking the chart (or
+ * the arrow keys on it) picks a ply and offers the same link (chart.js draws it). A position's analysis is
  * drawn as its table of lines.
  */
 import { COLOUR_NAME } from "sumito/board.js";
 import { format, gettext } from "sumito/i18n.js";
 import { FINAL, follow } from "sumito/analysis/follow.js";
+import { drawChart as chartOf, pointTitle } from "sumito/analysis/chart.js";
 import { element, formatScore, renderLines } from "sumito/analysis/lines.js";
 
-const SVG_NS = "http://www.w3.org/2000/svg";
-const MARBLE = 1000;
-const CLAMP = 5; // marbles
-const WIDTH = 720;
-const HEIGHT = 240;
-const PAD = { left: 40, right: 14, top: 12, bottom: 30 };
-const PLOT_WIDTH = WIDTH - PAD.left - PAD.right;
-const PLOT_HEIGHT = HEIGHT - PAD.top - PAD.bottom;
 const $ = (id) => document.getElementById(id);
 
 const root = $("analysis-result");
@@ -28,108 +21,28 @@ const data = $("analysis-doc");
 let doc = root && data ? JSON.parse(data.textContent) : null;
 let picked = null; // the ply picked on the chart
 
-function svg(tag, attributes = {}, parent = null) {
-  const node = document.createElementNS(SVG_NS, tag);
-  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, String(value));
-  if (parent) parent.appendChild(node);
-  return node;
-}
-
-const lastPly = () => Math.max(1, ...doc.evaluations.map((entry) => entry.ply));
-const x = (ply) => PAD.left + (ply / lastPly()) * PLOT_WIDTH;
-const marbles = (score) => Math.max(-CLAMP, Math.min(CLAMP, score / MARBLE));
-const y = (score) => PAD.top + ((CLAMP - marbles(score)) / (2 * CLAMP)) * PLOT_HEIGHT;
-const boardLink = (position) => `${root.dataset.boardUrl}?position=${encodeURIComponent(position)}`;
+/** The analysis board on the game, at the position after `ply` (the game's moves on it). */
+const boardLink = (ply) => `${root.dataset.boardUrl}?game=${doc.game}&ply=${ply}`;
 const mover = (ply) => {
   const before = doc.evaluations.find((entry) => entry.ply === ply - 1);
   return before ? before.position[0] : "";
 };
 
-/** Plies between the labels of the x axis: about eight labels, on round numbers. */
-function tickStep(plies) {
-  for (const step of [1, 2, 5, 10, 20, 25, 50, 100]) if (plies / step <= 8) return step;
-  return 200;
-}
-
 function drawChart() {
-  const box = $("chart");
-  const evaluations = doc.evaluations;
-  box.replaceChildren();
-  box.dataset.points = String(evaluations.length);
-  if (!evaluations.length) return;
-  const chart = svg("svg", { viewBox: `0 0 ${WIDTH} ${HEIGHT}`, class: "chart-svg", tabindex: "0",
-    "aria-label": gettext("Evaluation chart: use the arrow keys to pick a move") });
-  svg("rect", { class: "plot-area", x: PAD.left, y: PAD.top, width: PLOT_WIDTH, height: PLOT_HEIGHT }, chart);
-  const grid = svg("g", { class: "grid", "aria-hidden": "true" }, chart);
-  for (const level of [CLAMP, CLAMP / 2, 0, -CLAMP / 2, -CLAMP]) {
-    const height = y(level * MARBLE);
-    svg("line", { class: level === 0 ? "zero" : "", x1: PAD.left, x2: WIDTH - PAD.right, y1: height, y2: height }, grid);
-    const label = svg("text", { x: PAD.left - 6, y: height, "text-anchor": "end", "dominant-baseline": "central" }, grid);
-    label.textContent = level > 0 ? `+${level}` : String(level);
+  const chart = chartOf($("chart"), doc, { onPick: pick });
+  if (picked !== null) {
+    chart.mark(picked);
+    pick(picked);
   }
-  const step = tickStep(lastPly());
-  for (let ply = 0; ply <= lastPly(); ply += step) {
-    svg("line", { class: "tick", x1: x(ply), x2: x(ply), y1: PAD.top + PLOT_HEIGHT, y2: PAD.top + PLOT_HEIGHT + 4 }, grid);
-    const label = svg("text", { x: x(ply), y: HEIGHT - PAD.bottom + 16, "text-anchor": "middle" }, grid);
-    label.textContent = String(ply);
-  }
-  const points = evaluations.map((entry) => `${x(entry.ply).toFixed(1)},${y(entry.score).toFixed(1)}`);
-  svg("polygon", { class: "eval-area", points: `${x(evaluations[0].ply).toFixed(1)},${y(0)} ${points.join(" ")} ${x(evaluations[evaluations.length - 1].ply).toFixed(1)},${y(0)}` }, chart);
-  svg("polyline", { class: "eval-line", points: points.join(" ") }, chart);
-  const dots = svg("g", { class: "points" }, chart);
-  for (const entry of evaluations) {
-    const dot = svg("circle", { class: "point", cx: x(entry.ply).toFixed(1), cy: y(entry.score).toFixed(1), r: 2.4, "data-ply": entry.ply }, dots);
-    svg("title", {}, dot).textContent = pointTitle(entry);
-  }
-  const drops = svg("g", { class: "drops" }, chart);
-  for (const ply of doc.drops) {
-    const entry = evaluations.find((item) => item.ply === ply);
-    if (!entry) continue;
-    const dot = svg("circle", { class: "drop", cx: x(ply).toFixed(1), cy: y(entry.score).toFixed(1), r: 5.5, "data-ply": ply }, drops);
-    svg("title", {}, dot).textContent = pointTitle(entry);
-  }
-  svg("line", { class: "cursor", id: "chart-cursor", y1: PAD.top, y2: PAD.top + PLOT_HEIGHT, x1: 0, x2: 0, visibility: "hidden" }, chart);
-  chart.addEventListener("click", (event) => pick(plyAt(chart, event)));
-  chart.addEventListener("keydown", (event) => {
-    const moves = { ArrowLeft: -1, ArrowRight: 1, Home: -Infinity, End: Infinity };
-    if (!(event.key in moves)) return;
-    event.preventDefault();
-    const from = picked === null ? 0 : picked;
-    pick(Math.max(0, Math.min(lastPly(), from + moves[event.key])));
-  });
-  box.appendChild(chart);
-  if (picked !== null) pick(picked);
-}
-
-function pointTitle(entry) {
-  return entry.move
-    ? format(gettext("ply %(ply)s, %(move)s: %(score)s"), { ply: entry.ply, move: entry.move, score: formatScore(entry.score) })
-    : format(gettext("start: %(score)s"), { score: formatScore(entry.score) });
-}
-
-/** The ply under a click: the nearest on the x axis. */
-function plyAt(chart, event) {
-  const point = chart.createSVGPoint();
-  point.x = event.clientX;
-  point.y = event.clientY;
-  const local = point.matrixTransform(chart.getScreenCTM().inverse());
-  const ply = Math.round(((local.x - PAD.left) / PLOT_WIDTH) * lastPly());
-  return Math.max(0, Math.min(lastPly(), ply));
 }
 
 function pick(ply) {
   const entry = doc.evaluations.find((item) => item.ply === ply);
   if (!entry) return;
   picked = ply;
-  const cursor = $("chart-cursor");
-  if (cursor) {
-    cursor.setAttribute("x1", x(ply).toFixed(1));
-    cursor.setAttribute("x2", x(ply).toFixed(1));
-    cursor.setAttribute("visibility", "visible");
-  }
   const caption = $("chart-pick");
   caption.replaceChildren(`${pointTitle(entry)} · `,
-    element("a", { href: boardLink(entry.position), id: "chart-pick-link" }, gettext("Open on the analysis board")));
+    element("a", { href: boardLink(ply), id: "chart-pick-link" }, gettext("Open on the analysis board")));
   caption.dataset.ply = String(ply);
 }
 
@@ -146,7 +59,7 @@ function drawDrops() {
       ply, move: after.move, colour: COLOUR_NAME[mover(ply)] || "?",
       before: formatScore(before.score), after: formatScore(after.score),
     });
-    const link = element("a", { href: boardLink(after.position), "data-ply": String(ply), class: "drop-link" }, text);
+    const link = element("a", { href: boardLink(ply), "data-ply": String(ply), class: "drop-link" }, text);
     link.title = gettext("Open the position after this move on the analysis board");
     list.appendChild(element("li")).appendChild(link);
   }

@@ -125,5 +125,7 @@ function renderResult() {
     banner.appendChild(line);
   }
   line.textContent = parts.join(" · ");
+  const analyse = $("analyse-link"); // a finished game opens on the analysis board
+  if (analyse) analyse.hidden = state.status !== "finished";
   banner.hidden = false;
 }

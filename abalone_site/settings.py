@@ -16,8 +16,18 @@ import environ
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
-# The embedded default's own files: its SQLite database and secret key.
-VAR_DIR = Path(environ.Env().str("SUMITO_VAR_DIR", default=str(BASE_DIR / "var")))
+# The site's templates, static files and translations: at the checkout's top, or, installed from
+# the wheel (`pip install .`), inside this package, where setup.py's build step puts them.
+INSTALLED_FROM_PACKAGE = (Path(__file__).resolve().parent / "templates").is_dir()
+SITE_FILES_DIR = Path(__file__).resolve().parent if INSTALLED_FROM_PACKAGE else BASE_DIR
+# The embedded default's own files: its SQLite database and secret key (outside site-packages
+# for an installed package: the folder it runs in, unless SUMITO_VAR_DIR says where).
+VAR_DIR = Path(
+    environ.Env().str(
+        "SUMITO_VAR_DIR",
+        default=str((Path.cwd() if INSTALLED_FROM_PACKAGE else BASE_DIR) / "var"),
+    )
+)
 
 env = environ.Env()
 
@@ -120,7 +130,7 @@ WSGI_APPLICATION = None
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [BASE_DIR / "templates"],
+        "DIRS": [SITE_FILES_DIR / "templates"],
         "APP_DIRS": True,
         "OPTIONS": {
             "context_processors": [
@@ -382,7 +392,7 @@ LANGUAGES = [
     ("uk", "Українська"),
     ("hu", "Magyar"),
 ]
-LOCALE_PATHS = [BASE_DIR / "locale"]
+LOCALE_PATHS = [SITE_FILES_DIR / "locale"]
 # English keeps ISO dates and a 24-hour clock (abalone_site/formats/en/formats.py).
 FORMAT_MODULE_PATH = ["abalone_site.formats"]
 LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
@@ -392,8 +402,17 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "/static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
-STATICFILES_DIRS = [BASE_DIR / "static"]
+# collectstatic's output: STATIC_ROOT in the environment, else beside the checkout (or, for an
+# installed package, in VAR_DIR).
+STATIC_ROOT = Path(
+    env.str(
+        "STATIC_ROOT",
+        default=str(
+            VAR_DIR / "staticfiles" if INSTALLED_FROM_PACKAGE else BASE_DIR / "staticfiles"
+        ),
+    )
+)
+STATICFILES_DIRS = [SITE_FILES_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {

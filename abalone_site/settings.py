@@ -248,6 +248,10 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = {
     "interval_max": 0.5,
 }
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# The worker and beat try Redis again every second while it is away (Celery's back-off grows
+# to 30 s): abalone_site/worker.py.
+CELERY_WORKER_CONSUMER = "abalone_site.worker:QuickReconnectConsumer"
+CELERY_BEAT_SCHEDULER = "abalone_site.worker:QuickReconnectScheduler"
 CELERY_TIMEZONE = "UTC"
 # Beat writes its schedule file after every task it sends (one a second): its health check
 # (manage.py health beat) tells a live beat from a stuck one by the file's age.
@@ -256,7 +260,7 @@ CELERY_BEAT_SYNC_EVERY = 1
 CELERY_BEAT_SCHEDULE = {
     "sweep-flags": {"task": "games.tasks.sweep_flags", "schedule": 1.0},
     "tables-sweep-flags": {"task": "multiplayer.tasks.sweep_flags", "schedule": 1.0},
-    "computer-sweep": {"task": "games.tasks.computer_sweep", "schedule": 10.0},
+    "computer-sweep": {"task": "games.tasks.computer_sweep", "schedule": 2.0},
     "expire-challenges": {"task": "games.tasks.expire_challenges", "schedule": 30.0},
     "pair-pools": {"task": "pools.tasks.pair", "schedule": 2.0},
     "recover-analyses": {"task": "analysis.tasks.recover", "schedule": 5.0},

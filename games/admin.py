@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from .models import Challenge, ChatMessage, ChatMute, Game, Move
+from .models import Challenge, ChatMessage, ChatMute, ComputerTurn, Game, Move
 
 
 class MoveInline(admin.TabularInline):
@@ -54,3 +54,9 @@ class ChatMessageAdmin(admin.ModelAdmin):
 class ChatMuteAdmin(admin.ModelAdmin):
     list_display = ("game", "user", "muted")
     raw_id_fields = ("game", "user", "muted")
+
+
+@admin.register(ComputerTurn)
+class ComputerTurnAdmin(admin.ModelAdmin):
+    list_display = ("game", "ply", "sent_at", "claimed_until", "claimed_by", "sends")
+    raw_id_fields = ("game",)

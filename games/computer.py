@@ -7,9 +7,11 @@ other. Whenever a game's new state is published (``games.events.publish_game``: 
 move, and at the start) and the computer is to move, a Celery task is queued
 (``games.tasks.computer_move``): the worker thinks (never a web process; in the embedded default
 the in-process job runner) and plays through the same service as a player, at the ply it was
-asked about, so a stale or doubled task plays nothing. A task lost with a worker is queued again
-by the beat's sweep (``games.tasks.computer_sweep``) when the computer has been to move for a
-while. It spends a share of its remaining time and increment, read from the game's clock just
+asked about, so a stale or doubled task plays nothing. The turn is written before its task is
+sent (``ComputerTurn``) and claimed by the worker that thinks on it: the beat's sweep
+(``games.tasks.computer_sweep``) sends again a turn no worker took (the broker lost it, or Redis
+was down) or whose claim ran out (the worker died), and a restarted worker sends again at once
+the turns a gone process of its host held (:func:`turns_release_dead`). It spends a share of its remaining time and increment, read from the game's clock just
 before it thinks (``games.engine.thinking_time``: an estimate of the moves left, a reserve for
 the worker's latency and for the moves to the cap, the level's own thinking time as a cap).
 Each move logs its timings (``games.computer`` logger): how long the task waited for a
@@ -19,29 +21,35 @@ worker, loaded the game, thought (and its budget) and took to write the move.
 from __future__ import annotations
 
 import logging
+import os
 import random
+import socket
 import time
 from datetime import datetime, timedelta
 
 from django.contrib.auth import get_user_model
-from django.db.models import Q
+from django.db import IntegrityError, transaction
+from django.db.models import F, Q
 from django.utils import timezone
 
 from accounts.computer_names import computer_username
 from core.errors import ServiceError, Unprocessable
 from core.jobs import enqueue
 from games import engine
-from games.computer_players import MOVE_TASK, _remember, computer_level_of
+from games.computer_players import MOVE_TASK, _remember, computer_level_of, turn_send
 from games.engine.levels import LEVELS, best_move
 from games.engine.search import Searcher
 from games.engine.thinking_time import thinking_seconds
-from games.models import Game
+from games.models import ComputerTurn, Game
 from games.options import options_from_choices
 
 logger = logging.getLogger(__name__)
 
-#: The sweep queues the computer's move again after it has been to move this long.
-STUCK_SECONDS = 20
+#: A turn sent this long ago and taken by no worker is sent again (lost with the broker, or
+#: sent while Redis was down); a worker's claim runs for its thinking time and this margin (for
+#: loading the game and writing the move), after which the turn is sent again (the worker died).
+RESEND_SECONDS = 3.0
+CLAIM_MARGIN_SECONDS = 3.0
 
 
 def computer_user(level: int):
@@ -141,12 +149,15 @@ def computer_move_play(*, game_id: int, ply: int) -> str | None:
     loaded = clock_read = time.perf_counter()
     budget = 0.0
     searcher = None  # kept until the move is written: freeing a large table is not free
-    if engine_game.in_placement:
-        notation = _placement(engine_game, rng)
-    else:
+    if not engine_game.in_placement:
         plies = engine_game.ply - engine_game.settings.placements
         clock_read = time.perf_counter()
         budget = _budget(game, level, plies, timezone.now())
+    if not turn_claim(game_id, ply, seconds=budget, now=timezone.now()):
+        return None  # another worker thinks on this turn (a task sent twice)
+    if engine_game.in_placement:
+        notation = _placement(engine_game, rng)
+    else:
         searcher = Searcher(marbles_to_win=game.marbles_to_win, seed=rng.randrange(2**32))
         result = best_move(
             engine_game.position,
@@ -169,6 +180,7 @@ def computer_move_play(*, game_id: int, ply: int) -> str | None:
         )
     except ServiceError:
         return None  # the game moved on meanwhile (a flag, a resignation): nothing to do
+    ComputerTurn.objects.filter(game_id=game_id, ply=ply).delete()  # played
     written = time.perf_counter()
     logger.info(
         "computer level %s played %s in game %s at ply %s: waited %.0f ms for a worker, "
@@ -189,22 +201,94 @@ def computer_move_play(*, game_id: int, ply: int) -> str | None:
     return notation
 
 
+def turn_claim(game_id: int, ply: int, *, seconds: float, now: datetime) -> bool:
+    """Take the computer's turn at ``ply`` for ``seconds`` of thinking (and the margin): True
+    unless another worker holds it. A turn with no row (its write was lost) is written taken."""
+    until = now + timedelta(seconds=seconds + CLAIM_MARGIN_SECONDS)
+    me = f"{socket.gethostname()}:{os.getpid()}"
+    free = Q(claimed_until__isnull=True) | Q(claimed_until__lte=now)
+    claim = {"claimed_until": until, "claimed_by": me}
+    if ComputerTurn.objects.filter(free, game_id=game_id, ply=ply).update(**claim):
+        return True
+    # a row of an earlier ply (the write of this one was lost), or none at all
+    taken = {"ply": ply, "sent_at": now, **claim}
+    if ComputerTurn.objects.filter(game_id=game_id, ply__lt=ply).update(**taken):
+        return True
+    try:
+        with transaction.atomic():
+            ComputerTurn.objects.create(game_id=game_id, **taken)
+    except IntegrityError:
+        return False  # written meanwhile: held by another worker, or sent again
+    return True
+
+
+def turns_release_dead(*, host: str, now: datetime) -> int:
+    """Send again at once the turns claimed by processes of ``host`` that are gone (called by a
+    worker when it starts: one killed while it thought is restarted on the same host, and its
+    turn need not wait for the claim to run out). Returns how many were sent."""
+    count = 0
+    held = ComputerTurn.objects.filter(claimed_by__startswith=f"{host}:", claimed_until__gt=now)
+    for turn in held.values("game_id", "ply", "claimed_by", "claimed_until"):
+        pid = turn["claimed_by"].rpartition(":")[2]
+        if not pid.isdigit() or _process_alive(int(pid)):
+            continue
+        again = ComputerTurn.objects.filter(
+            game_id=turn["game_id"],
+            claimed_by=turn["claimed_by"],
+            claimed_until=turn["claimed_until"],
+        ).update(sent_at=now, claimed_until=None, claimed_by="", sends=F("sends") + 1)
+        if again:
+            enqueue(MOVE_TASK, turn["game_id"], turn["ply"])
+            count += 1
+    return count
+
+
+def _process_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # someone else's process under that number
+    return True
+
+
 def computer_sweep(*, now: datetime) -> int:
-    """Queue again the computer's move in games where it has been to move for a while (its
-    task was lost with a worker or the broker)."""
+    """Send again the computer's turns whose task was lost: sent ``RESEND_SECONDS`` ago and
+    taken by no worker (the broker lost it, or Redis was down when it was sent), or taken by a
+    worker whose claim ran out (it died while it thought); and the computer's turns with no row
+    at all (the web process died between the commit and the write). Turns of games that moved
+    on or ended are deleted. Returns how many were sent."""
+    stale = ComputerTurn.objects.exclude(game__status=Game.Status.STARTED)
+    stale.delete()
+    ComputerTurn.objects.exclude(ply=F("game__ply")).delete()
+    lost = Q(claimed_until__isnull=True, sent_at__lt=now - timedelta(seconds=RESEND_SECONDS))
+    due = ComputerTurn.objects.filter(lost | Q(claimed_until__lt=now))
+    count = 0
+    for turn in due.values("game_id", "ply", "sent_at", "claimed_until"):
+        # sent again by one sweep only (several web processes and beat may sweep at once)
+        again = ComputerTurn.objects.filter(
+            game_id=turn["game_id"], sent_at=turn["sent_at"], claimed_until=turn["claimed_until"]
+        ).update(sent_at=now, claimed_until=None, claimed_by="", sends=F("sends") + 1)
+        if again:
+            enqueue(MOVE_TASK, turn["game_id"], turn["ply"])
+            count += 1
     names = [computer_username(level) for level in LEVELS]
     ids = list(get_user_model().objects.filter(username__in=names).values_list("pk", flat=True))
     if not ids:
-        return 0
-    stuck = Game.objects.filter(
-        status=Game.Status.STARTED,
-        turn_started_at__lt=now - timedelta(seconds=STUCK_SECONDS),
-    ).filter(
-        Q(black_id__in=ids, position__startswith="b")
-        | Q(white_id__in=ids, position__startswith="w")
+        return count
+    unwritten = (
+        Game.objects.filter(
+            status=Game.Status.STARTED,
+            turn_started_at__lt=now - timedelta(seconds=RESEND_SECONDS),
+        )
+        .filter(
+            Q(black_id__in=ids, position__startswith="b")
+            | Q(white_id__in=ids, position__startswith="w")
+        )
+        .exclude(pk__in=ComputerTurn.objects.values("game_id"))
     )
-    count = 0
-    for game_id, game_ply in stuck.values_list("pk", "ply"):
-        enqueue(MOVE_TASK, game_id, game_ply)
+    for game_id, game_ply in unwritten.values_list("pk", "ply"):
+        turn_send(game_id, game_ply, now)
         count += 1
     return count

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext
 
 from accounts.computer_names import level_named
 from core.jobs import enqueue
 from games import engine
-from games.models import Game
+from games.models import ComputerTurn, Game
 
 MOVE_TASK = "games.tasks.computer_move"
 
@@ -62,10 +63,22 @@ def _remember(user_id: int, level: int | None) -> None:
     transaction.on_commit(keep)
 
 
+def computer_to_move(game: Game) -> bool:
+    to_move = game.black_id if game.side_to_move == engine.BLACK else game.white_id
+    return game.is_active and computer_level_of(to_move) is not None
+
+
+def turn_send(game_id: int, ply: int, now) -> None:
+    """Write the computer's turn at ``ply`` (unless it is written already: a second publish of
+    the same state leaves a worker's claim alone), then send its task. The row first: a task
+    lost with the broker or a worker is sent again by the sweep (``games.computer``)."""
+    fresh = {"ply": ply, "sent_at": now, "claimed_until": None, "claimed_by": "", "sends": 1}
+    if not ComputerTurn.objects.filter(game_id=game_id).exclude(ply=ply).update(**fresh):
+        ComputerTurn.objects.get_or_create(game_id=game_id, defaults=fresh)
+    enqueue(MOVE_TASK, game_id, ply)
+
+
 def maybe_move(game: Game) -> None:
     """Queue the computer's move if it is to move in ``game`` (called after each publish)."""
-    if not game.is_active:
-        return
-    to_move = game.black_id if game.side_to_move == engine.BLACK else game.white_id
-    if computer_level_of(to_move) is not None:
-        enqueue(MOVE_TASK, game.pk, game.ply)
+    if computer_to_move(game):
+        turn_send(game.pk, game.ply, timezone.now())

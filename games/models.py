@@ -236,6 +236,25 @@ class Game(TimeControlFields):
         )
 
 
+class ComputerTurn(models.Model):
+    """The computer's move asked for (``games.computer``): written before its task is sent, so
+    a task lost with the broker, or with a worker killed while it thought, is sent again by the
+    sweep. A worker takes the turn by writing ``claimed_until`` (its thinking time and a margin);
+    another finds it taken until then. Deleted when the move is played."""
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, primary_key=True, related_name="+")
+    ply = models.PositiveIntegerField(help_text="the ply the computer is to play")
+    sent_at = models.DateTimeField(help_text="when its task was last sent")
+    claimed_until = models.DateTimeField(null=True, blank=True)
+    claimed_by = models.CharField(
+        max_length=100, blank=True, help_text="host:pid of the process thinking on it"
+    )
+    sends = models.PositiveIntegerField(default=1)
+
+    def __str__(self) -> str:
+        return f"the computer's turn in game {self.game_id} at ply {self.ply}"
+
+
 class Move(models.Model):
     # No index of its own: the unique (game, ply) index serves every lookup by game.
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves", db_index=False)

@@ -1,7 +1,11 @@
 """Celery tasks: thin and idempotent. Flags are found by the deadline watcher of every web
 process (core.deadlines); beat's sweep here is the second net."""
 
+import logging
+import socket
+
 from celery import shared_task
+from celery.signals import worker_ready
 from django.utils import timezone
 
 from games import services
@@ -32,3 +36,18 @@ def computer_sweep() -> int:
     from games.computer import computer_sweep as sweep
 
     return sweep(now=timezone.now())
+
+
+@worker_ready.connect
+def release_dead_claims(**_kwargs) -> None:
+    """A worker starting (a killed one restarted on its host) sends again at once the
+    computer's turns that a gone process of this host was thinking on."""
+    from games.computer import turns_release_dead
+
+    try:
+        sent = turns_release_dead(host=socket.gethostname(), now=timezone.now())
+    except Exception:  # the database away: the sweep sends them when their claims run out
+        logging.getLogger(__name__).exception("the computer's turns of gone processes")
+        return
+    if sent:
+        logging.getLogger(__name__).warning("sent again %s turns of gone processes", sent)

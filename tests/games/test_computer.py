@@ -7,7 +7,7 @@ import pytest
 from django.utils import timezone
 
 from games import computer, computer_players, engine
-from games.models import Game, Move
+from games.models import ComputerTurn, Game, Move
 
 
 @pytest.fixture
@@ -74,14 +74,98 @@ def test_the_computer_places_marbles_in_the_placement_phase(api, make_player, qu
 
 
 @pytest.mark.django_db
-def test_the_sweep_queues_a_lost_move_again(api, make_player, queued):
+def test_the_sweep_queues_a_lost_move_again(
+    api, make_player, queued, django_capture_on_commit_callbacks
+):
+    """A turn whose task no worker took (lost with the broker, or sent while Redis was down) is
+    sent again RESEND_SECONDS after it was sent, once per sweep that finds it, not before."""
     ann = make_player("ann")
-    game_id = create(api, ann, colour="white").json()["id"]
+    with django_capture_on_commit_callbacks(execute=True):  # the state published
+        game_id = create(api, ann, colour="white").json()["id"]
+    turn = ComputerTurn.objects.get(game_id=game_id)
+    assert (turn.ply, turn.claimed_until, turn.sends) == (0, None, 1)  # written before sent
     queued.clear()
-    assert computer.computer_sweep(now=timezone.now()) == 0  # just asked: not stuck
-    later = timezone.now() + timedelta(seconds=computer.STUCK_SECONDS + 1)
+    assert computer.computer_sweep(now=timezone.now()) == 0  # just sent: not lost
+    later = turn.sent_at + timedelta(seconds=computer.RESEND_SECONDS + 0.5)
     assert computer.computer_sweep(now=later) == 1
     assert queued == [(computer.MOVE_TASK, (game_id, 0))]
+    assert ComputerTurn.objects.get(game_id=game_id).sends == 2
+    assert computer.computer_sweep(now=later) == 0  # sent again just now: not twice
+
+
+@pytest.mark.django_db
+def test_a_worker_s_claim_keeps_the_turn_until_it_runs_out(api, make_player, queued):
+    """A worker takes the turn for its thinking time and the margin: a second task (the same
+    turn sent twice) does not think; the sweep leaves it alone until the claim runs out (the
+    worker died), then sends it again; the move played deletes the turn."""
+    ann = make_player("ann")
+    game_id = create(api, ann, colour="white").json()["id"]
+    now = timezone.now()
+    assert computer.turn_claim(game_id, 0, seconds=2.0, now=now) is True
+    assert computer.turn_claim(game_id, 0, seconds=2.0, now=now) is False  # held
+    held = now + timedelta(seconds=2.0 + computer.CLAIM_MARGIN_SECONDS - 0.5)
+    assert computer.computer_sweep(now=held) == 0
+    assert computer.turn_claim(game_id, 0, seconds=2.0, now=held) is False
+    ran_out = now + timedelta(seconds=2.0 + computer.CLAIM_MARGIN_SECONDS + 0.5)
+    queued.clear()
+    assert computer.computer_sweep(now=ran_out) == 1
+    assert queued == [(computer.MOVE_TASK, (game_id, 0))]
+    assert ComputerTurn.objects.get(game_id=game_id).claimed_until is None
+    # the task sent again plays; the turn is gone; a stale copy plays nothing
+    assert computer.computer_move_play(game_id=game_id, ply=0) is not None
+    assert not ComputerTurn.objects.filter(game_id=game_id, ply=0).exists()
+    assert Game.objects.get(pk=game_id).ply == 1
+    assert computer.computer_move_play(game_id=game_id, ply=0) is None
+
+
+@pytest.mark.django_db
+def test_a_restarted_worker_sends_again_the_turns_of_gone_processes(api, make_player, queued):
+    """A worker killed while it thought is restarted on its host: the new one, when ready,
+    sends that turn again at once instead of waiting for the claim to run out; a turn held by
+    a live process, or another host's, is left alone."""
+    import os
+    import socket
+    import subprocess
+
+    games = [create(api, make_player(name), colour="white").json()["id"] for name in "abc"]
+    now = timezone.now()
+    for game_id in games:
+        assert computer.turn_claim(game_id, 0, seconds=5.0, now=now)
+    gone = subprocess.Popen(["true"])
+    gone.wait()  # a process number no process has now
+    host = socket.gethostname()
+    ComputerTurn.objects.filter(game_id=games[0]).update(claimed_by=f"{host}:{gone.pid}")
+    ComputerTurn.objects.filter(game_id=games[1]).update(claimed_by=f"{host}:{os.getpid()}")
+    ComputerTurn.objects.filter(game_id=games[2]).update(claimed_by=f"elsewhere:{gone.pid}")
+    queued.clear()
+    assert computer.turns_release_dead(host=host, now=now) == 1
+    assert queued == [(computer.MOVE_TASK, (games[0], 0))]
+    released = ComputerTurn.objects.get(game_id=games[0])
+    assert (released.claimed_until, released.claimed_by, released.sends) == (None, "", 2)
+    assert ComputerTurn.objects.get(game_id=games[1]).claimed_until is not None
+    assert computer.turns_release_dead(host=host, now=now) == 0  # once
+
+
+@pytest.mark.django_db
+def test_a_turn_never_written_is_found_and_stale_turns_go(api, make_player, queued):
+    """The web process died between the commit and the turn's write: the sweep finds the game
+    where the computer has been to move with no turn, and writes and sends it; turns of games
+    that ended or moved on are deleted."""
+    ann = make_player("ann")
+    game_id = create(api, ann, colour="white").json()["id"]
+    ComputerTurn.objects.filter(game_id=game_id).delete()
+    queued.clear()
+    game = Game.objects.get(pk=game_id)
+    later = game.turn_started_at + timedelta(seconds=computer.RESEND_SECONDS + 0.5)
+    assert computer.computer_sweep(now=later) == 1
+    assert queued == [(computer.MOVE_TASK, (game_id, 0))]
+    assert ComputerTurn.objects.get(game_id=game_id).ply == 0
+    # a turn left from an earlier ply, and one of a game that ended, are swept away
+    other = create(api, make_player("bea"), colour="white").json()["id"]
+    ComputerTurn.objects.filter(game_id=game_id).update(ply=7)
+    Game.objects.filter(pk=other).update(status=Game.Status.ABORTED)
+    computer.computer_sweep(now=timezone.now())
+    assert not ComputerTurn.objects.filter(game_id__in=[game_id, other]).exists()
 
 
 @pytest.mark.django_db

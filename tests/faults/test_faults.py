@@ -369,7 +369,9 @@ def test_every_task_delivered_three_times_does_its_work_once(
     periodic jobs): every task must be harmless repeated."""
     from datetime import timedelta
 
+    from analysis.models import Analysis
     from games.models import Challenge
+    from pools.models import PoolSeek
     from ratings.models import RatingChange, RecomputeRequest
     from ratings.recompute import ratings_recompute
     from tournaments import services as tournament_services
@@ -412,6 +414,23 @@ def test_every_task_delivered_three_times_does_its_work_once(
     request = RecomputeRequest.objects.create(
         since=timezone.now() - timedelta(days=1), requested_at=timezone.now()
     )
+    # an analysis asked for, a pool with two players waiting, the computer to move
+    analysis = Analysis.objects.create(
+        requested_by=owner,
+        kind=Analysis.Kind.POSITION,
+        position=engine.start_position("belgian").to_string(),
+        seconds=0.5,
+        created=timezone.now(),
+        sent_at=timezone.now(),
+    )
+    waiting = [new_player(make_player, "pw") for _ in range(2)]
+    for user in waiting:
+        PoolSeek.objects.create(user=user, pool="blitz-5+0", rating=1500, joined_at=timezone.now())
+    human = Http.for_player(stack.base_url, new_player(make_player, "vc"))
+    status, against = human.call(
+        "POST", "/api/v1/computer/games/", {"level": 1, "colour": "white", "preset": "rapid-10+0"}
+    )
+    assert status == 201, against  # the computer, Black, is to move at ply 0
 
     deliveries = [
         ("games.tasks.sweep_flags", ()),
@@ -423,7 +442,20 @@ def test_every_task_delivered_three_times_does_its_work_once(
         ("tournaments.tasks.move_on", ()),
         ("ratings.tasks.recompute_requested", ()),
         ("accounts.tasks.purge_expired_sessions", ()),
+        ("analysis.tasks.run_analysis", (analysis.pk,)),
+        ("analysis.tasks.recover", ()),
+        ("games.tasks.computer_move", (against["id"], 0)),
+        ("games.tasks.computer_sweep", ()),
+        ("multiplayer.tasks.sweep_flags", ()),
+        ("notifications.tasks.send_due_emails", ()),
+        ("pools.tasks.pair", ()),
+        ("tournaments.tasks.remind_players", ()),
     ]
+    # every task the site has: a new one must be added here
+    from abalone_site.celery import app
+
+    app.loader.import_default_modules()
+    assert {name for name, _ in deliveries} == {n for n in app.tasks if not n.startswith("celery.")}
     for _ in range(3):
         for name, args in deliveries:
             send_task(stack, name, *args)
@@ -436,6 +468,9 @@ def test_every_task_delivered_three_times_does_its_work_once(
             and Round.objects.filter(tournament__in=tournaments.values()).count() == 2
             and Round.objects.get(tournament=tournaments["auto"]).status == "started"
             and RecomputeRequest.objects.get(pk=request.pk).done_at is not None
+            and Analysis.objects.get(pk=analysis.pk).status == Analysis.Status.DONE
+            and PoolSeek.objects.filter(status=PoolSeek.Status.PAIRED).count() == 2
+            and Game.objects.get(pk=against["id"]).ply == 1
         )
 
     assert wait_for(all_done, 30), stack.tails()
@@ -453,7 +488,13 @@ def test_every_task_delivered_three_times_does_its_work_once(
         == 2
     )
     assert RatingChange.objects.filter(game=flagged[0].game).count() == 2
+    done = Analysis.objects.get(pk=analysis.pk)
+    assert done.attempts == 1 and done.result["lines"], (done.attempts, done.result)
+    paired = Game.objects.filter(black__in=waiting, white__in=waiting)
+    assert paired.count() == 1  # one game for the two, not one per delivery
+    assert Move.objects.filter(game_id=against["id"]).count() == 1  # the computer moved once
+    assert Game.objects.get(pk=against["id"]).ply == 1
     assert ratings_recompute().changes_that_differed == 0
     worker_log = stack.services["worker"].log.read_text()
     assert "Traceback" not in worker_log, worker_log[-3000:]
-    report(tasks=len(deliveries), deliveries_each=3)
+    report(tasks=len(deliveries), deliveries_each=3)  # every task name the site has

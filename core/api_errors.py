@@ -1,5 +1,8 @@
 """One error shape for the whole API: ``{"error": code, "detail": message}``."""
 
+import logging
+
+from django import db
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, JsonResponse
 from django.utils.translation import gettext as _
@@ -8,6 +11,8 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from .errors import ServiceError
+
+logger = logging.getLogger(__name__)
 
 
 def flatten_detail(detail) -> str:
@@ -24,6 +29,24 @@ def flatten_detail(detail) -> str:
 
 
 def exception_handler(exc, context):
+    if isinstance(exc, (db.OperationalError, db.InterfaceError)):
+        # The connection to the database died under the request (a restart, a failover, an
+        # administrator's kill): the request's transaction did not commit, or its commit was
+        # not confirmed. The client is told so, and to look again; the next request gets a
+        # connection the pool has checked (CONN_HEALTH_CHECKS).
+        logger.warning("database connection lost during %s", context.get("request"), exc_info=exc)
+        response = Response(
+            {
+                "error": "database_unavailable",
+                "detail": _(
+                    "The connection to the database was lost during this request, which may "
+                    "not have been saved: fetch the current state and try again."
+                ),
+            },
+            status=status.HTTP_503_SERVICE_UNAVAILABLE,
+        )
+        response["Retry-After"] = "1"
+        return response
     if isinstance(exc, ServiceError):
         response = Response({"error": exc.code, "detail": exc.detail}, status=exc.status)
         retry_after = getattr(exc, "retry_after", None)

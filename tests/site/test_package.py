@@ -1,8 +1,8 @@
 """The package installs whole (issue 24): ``pip install .`` builds a wheel that carries every app,
 template, static file and compiled translation, and the site runs from it outside the checkout.
 
-The wheel is built by pip from the checkout as ``docs/deploy.md`` says (its build backend in an
-isolated environment), installed into a fresh virtualenv (its dependencies read from the
+The wheel is built by pip from (a copy of) the checkout as ``docs/deploy.md`` says (its build
+backend in an isolated environment), installed into a fresh virtualenv (its dependencies read from the
 checkout's own virtualenv through a ``.pth`` line: no network, and not the checkout's code,
 whose editable-install hook lives in a ``.pth`` file Python does not read from there), and
 served from a folder outside the checkout: in the production shape when the suite runs in it
@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import signal
 import socket
 import subprocess
@@ -70,8 +71,19 @@ def installed(tmp_path_factory):
     """The wheel built from the checkout, installed into a fresh virtualenv; yields
     (the virtualenv's python, the wheel's file names)."""
     work = tmp_path_factory.mktemp("wheel")
+    # built from a copy of the checkout: setuptools leaves a build/ folder where it builds,
+    # which must not appear in the checkout the rest of the suite reads
+    source = work / "source"
+    shutil.copytree(
+        ROOT,
+        source,
+        ignore=shutil.ignore_patterns(
+            ".git", ".venv", "build", "var", "staticfiles", "ci-artefacts", "*.egg-info",
+            "__pycache__", ".pytest_cache", ".ruff_cache", ".hypothesis", "tests", "bench",
+        ),
+    )  # fmt: skip
     subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(work), str(ROOT)],
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(work), str(source)],
         check=True,
         capture_output=True,
         cwd=work,

@@ -21,6 +21,7 @@ from core.languages import socket_language
 from core.live import user_group
 from core.parsers import MalformedJSON, loads
 from core.renderers import encode_json
+from core.sockets import ForgetsItsChannel
 from games import services
 from games.events import game_group, spectators_group
 from games.selectors import game_state
@@ -28,7 +29,7 @@ from games.watchers import watchers_change, watchers_count, watchers_event
 from notifications.consumers import latest_text_for
 
 
-class GameConsumer(AsyncJsonWebsocketConsumer):
+class GameConsumer(ForgetsItsChannel, AsyncJsonWebsocketConsumer):
     watchers_version = -1  # of the newest spectator count this socket has passed on
 
     async def connect(self):

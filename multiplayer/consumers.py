@@ -7,6 +7,7 @@ from django.utils import timezone
 
 from core.errors import NotFound
 from core.renderers import encode_json
+from core.sockets import ForgetsItsChannel
 from multiplayer.events import LOBBY_GROUP, table_group
 from multiplayer.selectors import table_document
 
@@ -19,7 +20,7 @@ def _snapshot(table_id: int) -> str | None:
     return encode_json({"type": "table", "table": document}).decode()
 
 
-class TableConsumer(AsyncWebsocketConsumer):
+class TableConsumer(ForgetsItsChannel, AsyncWebsocketConsumer):
     async def connect(self):
         table_id = self.scope["url_route"]["kwargs"].get("table_id")
         self.group = LOBBY_GROUP if table_id is None else table_group(table_id)

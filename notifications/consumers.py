@@ -19,13 +19,14 @@ from django.utils import translation
 from core.languages import socket_language
 from core.live import SITE_GROUP, home_group, user_group
 from core.renderers import encode_json
+from core.sockets import ForgetsItsChannel
 from notifications.selectors import notification_document, notifications_of, unread_count
 
 #: The least time between two refreshes a client asks for.
 REFRESH_SECONDS = 2.0
 
 
-class UserConsumer(AsyncWebsocketConsumer):
+class UserConsumer(ForgetsItsChannel, AsyncWebsocketConsumer):
     async def connect(self):
         user = self.scope.get("user")
         authenticated = user is not None and user.is_authenticated

@@ -1,3 +1,5 @@
+import time
+
 import pytest
 
 from tests.conftest import production_wiring_missing
@@ -24,4 +26,11 @@ def celery_worker_thread():
     with start_worker(
         app, pool="solo", concurrency=1, perform_ping_check=False, shutdown_timeout=10
     ) as worker:
+        # Started is not yet listening for broadcasts: Redis publish/subscribe keeps no message
+        # for a subscriber that comes later, so a ping sent before the worker's SUBSCRIBE reached
+        # Redis is lost. Wait until it answers one (a test of the health check then pings a
+        # worker that listens, as a deployed one does).
+        deadline = time.monotonic() + 20
+        while not app.control.ping(destination=[worker.hostname], timeout=0.5):
+            assert time.monotonic() < deadline, "the test worker never answered a ping"
         yield worker

@@ -40,6 +40,9 @@ class Analysis(models.Model):
     # sweep sends it again, up to services.MAX_ATTEMPTS.
     attempts = models.PositiveSmallIntegerField(default=0)
     heartbeat_at = models.DateTimeField(null=True, blank=True)
+    # The process running it (``host:pid``, core.workers): a worker that starts on that host
+    # sends again at once the analyses of its host's gone processes.
+    claimed_by = models.CharField(max_length=120, blank=True, default="")
 
     class Meta:
         ordering = ["-created"]

@@ -8,7 +8,9 @@ does nothing, so a doubled message costs nothing.
 Every analysis comes back (:func:`analyses_recover`, every few seconds by beat): one whose
 message was lost (Redis down when it was asked for) is sent again after ``RESEND_SECONDS``; one
 whose worker died (no heartbeat for its own time plus ``STALE_SECONDS``) is sent again, at most
-``MAX_ATTEMPTS`` runs in all, then fails saying so. Each run writes only under its own attempt
+``MAX_ATTEMPTS`` runs in all, then fails saying so; a worker that starts sends again at once
+those its host's gone processes were running (:func:`analyses_release_dead`: a killed worker
+restarted by its supervisor). Each run writes only under its own attempt
 number, so a run thought dead that wakes up writes nothing over its successor's.
 The search itself is ``games.engine.search`` (pure); the worker writes each finished depth as it
 comes and pushes the analysis, as the API shows it, to its owner's open pages (the player's
@@ -38,6 +40,7 @@ from core.errors import (
 from core.jobs import enqueue
 from core.live import after_commit, send_group, user_group
 from core.renderers import encode_json
+from core.workers import gone, worker_name
 from games import engine
 from games.engine.search import Searcher
 from games.models import Game
@@ -47,7 +50,7 @@ RUN_TASK = "analysis.tasks.run_analysis"
 ANALYSIS_OPEN_LIMIT = 2
 ANALYSIS_PER_HOUR = 60
 #: A queued analysis no worker took this long after its task was sent is sent again.
-RESEND_SECONDS = 10
+RESEND_SECONDS = 5
 #: A running analysis whose worker gave no sign of life for its own time plus this is lost.
 STALE_SECONDS = 15
 #: Runs an analysis gets (each lost with its worker) before it fails.
@@ -178,7 +181,8 @@ def _claim(analysis_id: int, *, now: datetime | None = None) -> Analysis | None:
         analysis.status = Analysis.Status.RUNNING
         analysis.attempts += 1
         analysis.heartbeat_at = now
-        analysis.save(update_fields=["status", "attempts", "heartbeat_at"])
+        analysis.claimed_by = worker_name()
+        analysis.save(update_fields=["status", "attempts", "heartbeat_at", "claimed_by"])
     return analysis
 
 
@@ -241,7 +245,23 @@ def analyses_recover(*, now: datetime) -> int:
     return handled
 
 
-def _recover(analysis_id: int, now: datetime) -> int:
+def analyses_release_dead(*, host: str, now: datetime) -> int:
+    """Send again at once the analyses running in processes of ``host`` that are gone (called
+    by a worker when it starts: one killed during a run is restarted on the same host, and the
+    analysis need not wait for its heartbeat to go stale). How many it handled."""
+    running = Analysis.objects.filter(
+        status=Analysis.Status.RUNNING, claimed_by__startswith=f"{host}:"
+    ).values_list("pk", "claimed_by")
+    return sum(
+        _recover(analysis_id, now, dead=claimed_by)
+        for analysis_id, claimed_by in running
+        if gone(claimed_by, host)
+    )
+
+
+def _recover(analysis_id: int, now: datetime, *, dead: str | None = None) -> int:
+    """Send ``analysis_id`` again if it was lost: queued long ago, running with a stale
+    heartbeat, or (``dead``) still claimed by that gone process."""
     with transaction.atomic():
         analysis = Analysis.objects.select_for_update().filter(pk=analysis_id).first()
         if analysis is None:
@@ -250,7 +270,7 @@ def _recover(analysis_id: int, now: datetime) -> int:
             sent = analysis.sent_at or analysis.created
             if now - sent < timedelta(seconds=RESEND_SECONDS):
                 return 0  # its message may be on its way
-        elif analysis.status != Analysis.Status.RUNNING or not _stale(analysis, now):
+        elif analysis.status != Analysis.Status.RUNNING or not _lost(analysis, now, dead):
             return 0
         elif analysis.attempts >= MAX_ATTEMPTS:
             analysis.status = Analysis.Status.FAILED
@@ -264,10 +284,16 @@ def _recover(analysis_id: int, now: datetime) -> int:
         else:
             logger.warning("analysis %s: run %s lost; sent again", analysis_id, analysis.attempts)
             analysis.status = Analysis.Status.QUEUED
+            analysis.claimed_by = ""
         analysis.sent_at = now
-        analysis.save(update_fields=["status", "sent_at"])
+        analysis.save(update_fields=["status", "sent_at", "claimed_by"])
         enqueue(RUN_TASK, analysis.pk)
     return 1
+
+
+def _lost(analysis: Analysis, now: datetime, dead: str | None) -> bool:
+    """Whether a running analysis's run is lost: its heartbeat stale, or its process gone."""
+    return _stale(analysis, now) or bool(dead and analysis.claimed_by == dead)
 
 
 def _publish(analysis: Analysis) -> None:

@@ -21,9 +21,7 @@ worker, loaded the game, thought (and its budget) and took to write the move.
 from __future__ import annotations
 
 import logging
-import os
 import random
-import socket
 import time
 from datetime import datetime, timedelta
 
@@ -35,6 +33,7 @@ from django.utils import timezone
 from accounts.computer_names import computer_username
 from core.errors import ServiceError, Unprocessable
 from core.jobs import enqueue
+from core.workers import gone, worker_name
 from games import engine
 from games.computer_players import MOVE_TASK, _remember, computer_level_of, turn_send
 from games.engine.levels import LEVELS, best_move
@@ -205,7 +204,7 @@ def turn_claim(game_id: int, ply: int, *, seconds: float, now: datetime) -> bool
     """Take the computer's turn at ``ply`` for ``seconds`` of thinking (and the margin): True
     unless another worker holds it. A turn with no row (its write was lost) is written taken."""
     until = now + timedelta(seconds=seconds + CLAIM_MARGIN_SECONDS)
-    me = f"{socket.gethostname()}:{os.getpid()}"
+    me = worker_name()
     free = Q(claimed_until__isnull=True) | Q(claimed_until__lte=now)
     claim = {"claimed_until": until, "claimed_by": me}
     if ComputerTurn.objects.filter(free, game_id=game_id, ply=ply).update(**claim):
@@ -229,8 +228,7 @@ def turns_release_dead(*, host: str, now: datetime) -> int:
     count = 0
     held = ComputerTurn.objects.filter(claimed_by__startswith=f"{host}:", claimed_until__gt=now)
     for turn in held.values("game_id", "ply", "claimed_by", "claimed_until"):
-        pid = turn["claimed_by"].rpartition(":")[2]
-        if not pid.isdigit() or _process_alive(int(pid)):
+        if not gone(turn["claimed_by"], host):
             continue
         again = ComputerTurn.objects.filter(
             game_id=turn["game_id"],
@@ -241,16 +239,6 @@ def turns_release_dead(*, host: str, now: datetime) -> int:
             enqueue(MOVE_TASK, turn["game_id"], turn["ply"])
             count += 1
     return count
-
-
-def _process_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True  # someone else's process under that number
-    return True
 
 
 def computer_sweep(*, now: datetime) -> int:

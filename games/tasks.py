@@ -2,12 +2,12 @@
 process (core.deadlines); beat's sweep here is the second net."""
 
 import logging
-import socket
 
 from celery import shared_task
 from celery.signals import worker_ready
 from django.utils import timezone
 
+from core.workers import this_host
 from games import services
 
 
@@ -45,7 +45,7 @@ def release_dead_claims(**_kwargs) -> None:
     from games.computer import turns_release_dead
 
     try:
-        sent = turns_release_dead(host=socket.gethostname(), now=timezone.now())
+        sent = turns_release_dead(host=this_host(), now=timezone.now())
     except Exception:  # the database away: the sweep sends them when their claims run out
         logging.getLogger(__name__).exception("the computer's turns of gone processes")
         return

@@ -224,6 +224,9 @@ CATCH_UP_SECONDS = env.int("CATCH_UP_SECONDS", default=60)
 # A background pairing not done after this long is asked for again: longer than the largest
 # field's pairing (round 1 of 1000 players takes about 25 s).
 PAIRING_JOB_PATIENCE_SECONDS = env.int("PAIRING_JOB_PATIENCE_SECONDS", default=120)
+# Notification e-mails due are sent this often (a send the mail server refused is tried again
+# at the next).
+EMAIL_SWEEP_SECONDS = env.int("EMAIL_SWEEP_SECONDS", default=15)
 
 # --- Celery ----------------------------------------------------------------------------------
 # The Celery application core.jobs sends tasks through (named, so the core imports no wiring).
@@ -263,7 +266,7 @@ CELERY_BEAT_SCHEDULE = {
     "computer-sweep": {"task": "games.tasks.computer_sweep", "schedule": 2.0},
     "expire-challenges": {"task": "games.tasks.expire_challenges", "schedule": 30.0},
     "pair-pools": {"task": "pools.tasks.pair", "schedule": 2.0},
-    "recover-analyses": {"task": "analysis.tasks.recover", "schedule": 5.0},
+    "recover-analyses": {"task": "analysis.tasks.recover", "schedule": 2.0},
     "tournaments-move-on": {"task": "tournaments.tasks.move_on", "schedule": 5.0},
     "notify-join-requests": {
         "task": "clubs.tasks.notify_pending_join_requests",
@@ -273,7 +276,10 @@ CELERY_BEAT_SCHEDULE = {
         "task": "ratings.tasks.recompute_requested",
         "schedule": float(CATCH_UP_SECONDS),
     },
-    "email-notifications": {"task": "notifications.tasks.send_due_emails", "schedule": 15.0},
+    "email-notifications": {
+        "task": "notifications.tasks.send_due_emails",
+        "schedule": float(EMAIL_SWEEP_SECONDS),
+    },
     "remind-tournament-players": {
         "task": "tournaments.tasks.remind_players",
         "schedule": 60.0,
@@ -376,7 +382,7 @@ LIVE_SITE_EVENT_SECONDS = env.float("LIVE_SITE_EVENT_SECONDS", default=3.0)
 # The site's address, for the links in e-mails.
 SITE_URL = env.str("SITE_URL", default="http://localhost:8000")
 # A notification wanted by e-mail is sent when still unread this long after it was made (one
-# read on the site meanwhile is not e-mailed); the sweep below looks every 15 s.
+# read on the site meanwhile is not e-mailed); the sweep looks every EMAIL_SWEEP_SECONDS.
 NOTIFICATION_EMAIL_DELAY_SECONDS = env.int("NOTIFICATION_EMAIL_DELAY_SECONDS", default=60)
 # How long before a tournament's scheduled start its players are reminded.
 TOURNAMENT_REMINDER_MINUTES = env.int("TOURNAMENT_REMINDER_MINUTES", default=30)

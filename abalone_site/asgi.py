@@ -9,6 +9,8 @@ every few seconds: about 7 % of the web CPU, with pauses of up to a quarter of a
 every request in the process. So everything loaded at start is frozen out of the collector
 (``gc.freeze``) and the youngest generation is collected every ``GC_GEN0_THRESHOLD`` allocations
 (default 50,000; 0 keeps Python's 700), which still collects the cycles requests leave behind.
+What lives longer (a socket's objects) is collected every ``MEMORY_COLLECT_SECONDS`` by the
+lifespan's memory keeper (``core.memory``), which also gives freed memory back to the system.
 """
 
 import gc
@@ -57,16 +59,25 @@ class Lifespan:
         if scope["type"] != "lifespan":
             await self.app(scope, receive, send)
             return
+        import asyncio
+
         from asgiref.sync import sync_to_async
+        from django.conf import settings
 
         from core.deadlines import start_watcher, stop_watcher
+        from core.memory import keep_memory
 
+        keeper = None
         while True:
             message = await receive()
             if message["type"] == "lifespan.startup":
                 start_watcher()
+                if settings.MEMORY_COLLECT_SECONDS > 0:
+                    keeper = asyncio.create_task(keep_memory(settings.MEMORY_COLLECT_SECONDS))
                 await send({"type": "lifespan.startup.complete"})
             elif message["type"] == "lifespan.shutdown":
+                if keeper is not None:
+                    keeper.cancel()
                 await sync_to_async(stop_watcher, thread_sensitive=False)()
                 await send({"type": "lifespan.shutdown.complete"})
                 return

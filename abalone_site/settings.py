@@ -321,6 +321,9 @@ BOT_STREAM_KEEPALIVE_SECONDS = env.float("BOT_STREAM_KEEPALIVE_SECONDS", default
 # earliest, and at least this often. Off: only beat's sweep finds flags nobody claims.
 DEADLINE_WATCHER = env.bool("DEADLINE_WATCHER", default=True)
 DEADLINE_WATCH_SECONDS = env.float("DEADLINE_WATCH_SECONDS", default=1.0)
+# Each web process collects its cyclic garbage (what closed sockets leave) and gives free memory
+# back to the system this often (core/memory.py); 0 never.
+MEMORY_COLLECT_SECONDS = env.float("MEMORY_COLLECT_SECONDS", default=30.0)
 # On PostgreSQL an ordinary move is written by a compare-and-set instead of under the row lock
 # (games.services.game_move_apply): two statements instead of five. Off: every move locks.
 GAME_MOVES_COMPARE_AND_SET = env.bool("GAME_MOVES_COMPARE_AND_SET", default=True)

@@ -10,9 +10,11 @@ What it does: creates a game, starts uvicorn (one process, the production shape'
 opens ``--connections`` spectator sockets to the game's page, ``--concurrency`` at a time, each
 as a browser does (with permessage-deflate when compression is on), reads the state the socket
 sends on connect, and closes. It prints the web process's resident memory (RSS) at the start,
-after every tenth of the connections, and a few seconds after the last one closed, with and/or
-without compression. Memory that grows with the count and is not given back is a leak; memory
-that stays flat is what issue 24 asks for. A report: the exit code is 0 whatever it finds.
+after every tenth of the connections, and ``--settle-seconds`` after the last one closed (by
+default one memory collection later: ``core/memory.py`` runs every ``MEMORY_COLLECT_SECONDS``,
+30 s), with and/or without compression. Memory that grows with the count and is not given back
+is a leak; memory that stays flat is what issue 24 asks for. A report: the exit code is 0
+whatever it finds.
 """
 
 from __future__ import annotations
@@ -112,7 +114,19 @@ def main(argv=None) -> int:
     parser.add_argument("--connections", type=int, default=50_000)
     parser.add_argument("--concurrency", type=int, default=100)
     parser.add_argument("--compression", choices=("on", "off", "both"), default="both")
-    parser.add_argument("--settle-seconds", type=float, default=5.0)
+    parser.add_argument(
+        "--ws",
+        default=None,
+        help="uvicorn's WebSocket implementation (websockets, websockets-sansio, wsproto); "
+        "the production shape's unless set",
+    )
+    parser.add_argument(
+        "--collect-seconds",
+        type=float,
+        default=None,
+        help="MEMORY_COLLECT_SECONDS of the web process (0: never; the site's default unless set)",
+    )
+    parser.add_argument("--settle-seconds", type=float, default=None)
     parser.add_argument("--db-name", default="sumito_bench_sockets")
     parser.add_argument("--allow-redis-db0", action="store_true")
     args = parser.parse_args(argv)
@@ -120,7 +134,15 @@ def main(argv=None) -> int:
     facts = machine_facts()
     signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt))
     scratch = Path(tempfile.mkdtemp(prefix="sumito-sockets-"))
-    env = stack_env(bench_url, redis_url)
+    extra = (
+        {}
+        if args.collect_seconds is None
+        else {"MEMORY_COLLECT_SECONDS": str(args.collect_seconds)}
+    )
+    env = stack_env(bench_url, redis_url, **extra)
+    collect_seconds = float(env.get("MEMORY_COLLECT_SECONDS", 30.0))
+    if args.settle_seconds is None:
+        args.settle_seconds = (collect_seconds or 0) + 5.0
     results = []
     try:
         recreate_database(admin_url, args.db_name)
@@ -149,7 +171,7 @@ def main(argv=None) -> int:
             port = free_port()
             label = "compression on" if compression else "compression off"
             log(f"{label}: uvicorn on :{port}, {args.connections} spectator sockets")
-            web = start_web(services, port, 1)
+            web = start_web(services, port, 1, ws=args.ws)
             try:
                 wait_for_web(web, port)
                 url = f"ws://127.0.0.1:{port}/ws/games/{game.pk}/"
@@ -181,6 +203,10 @@ def main(argv=None) -> int:
         shutil.rmtree(scratch, ignore_errors=True)
     print("\nSumito socket memory benchmark")
     print(f"machine    nproc {facts['nproc']}, {facts['cpu']}, {facts['memory']}")
+    print(
+        f"web        uvicorn, 1 process, WebSockets: {args.ws or 'websockets-sansio'}"
+        f", memory collected every {collect_seconds:g} s (0: never)"
+    )
     for label, samples, settled, errors, wall in results:
         first = samples[0][1]
         grown = max(rss for _, rss in samples) - first

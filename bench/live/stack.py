@@ -265,8 +265,9 @@ def migrate_and_set_up_django(env: dict[str, str]) -> None:
     django.setup()
 
 
-def start_web(services: Services, port: int, web_workers: int) -> Service:
-    """uvicorn with ``web_workers`` workers on ``port``, as the production shape runs it."""
+def start_web(services: Services, port: int, web_workers: int, *, ws: str | None = None) -> Service:
+    """uvicorn with ``web_workers`` workers on ``port``, as the production shape runs it
+    (``ws``: another WebSocket implementation than the production shape's, to compare)."""
     return services.start(
         "web",
         [
@@ -281,6 +282,8 @@ def start_web(services: Services, port: int, web_workers: int) -> Service:
             "--no-access-log",
             "--log-level",
             "warning",
+            "--ws",
+            ws or "websockets-sansio",
         ],
     )
 

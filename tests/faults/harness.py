@@ -130,6 +130,8 @@ class Stack:
                     str(web_workers),
                     "--lifespan",
                     "on",
+                    "--ws",
+                    "websockets-sansio",
                     "--log-level",
                     "warning",
                 ],

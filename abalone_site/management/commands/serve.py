@@ -31,5 +31,6 @@ class Command(BaseCommand):
             port=port,
             reload=reload,
             lifespan="on",
+            ws="websockets-sansio",  # deflate bounded per socket (docs/deploy.md)
             log_level="info",
         )

@@ -30,6 +30,7 @@ from core.serializers import LARGEST_ID, StrictSerializer
 from ratings.selectors import ratings_being_updated
 from tournaments import selectors, services
 from tournaments.models import Board, Tournament
+from tournaments.templatetags.tournament_results import shown_result
 
 _USERNAME = {"max_length": 150, "help_text": "a player's username"}
 
@@ -332,7 +333,10 @@ def _result(call: _Call) -> Outcome:
         now=call.now,
     )
     updating = ratings_being_updated()
-    message = _("Board %(number)s: %(result)s.") % {"number": board.number, "result": board.result}
+    message = _("Board %(number)s: %(result)s.") % {
+        "number": board.number,
+        "result": shown_result(board.result),
+    }
     if updating:
         message += " " + _("Ratings are being updated.")
     return Outcome(

@@ -27,7 +27,10 @@ def round_robin_boards(tournament: Tournament, number: int) -> list[Board]:
     by_number = {e.pairing_number: e for e in entrants}
     double = tournament.format == Tournament.Format.DOUBLE_ROUND_ROBIN
     boards = []
-    for first, second in berger_pairings(len(by_number), number, double=double):
+    pairs = berger_pairings(
+        len(by_number), number, double=double, swap_last_two_rounds=tournament.berger_swap
+    )
+    for first, second in pairs:
         black = by_number[first]
         if second is None:
             boards.append(Board(black=black, bye=Board.Bye.PAIRING))
@@ -57,7 +60,10 @@ def swiss_boards(tournament: Tournament, number: int) -> list[Board]:
     absent = {e.pk for e in entrants if e.status == Entrant.Status.WITHDRAWN}
     late = {e.pk for e in entrants if e.first_round > number}
     players, by_number = history.pairing_players(
-        tournament, number, unavailable=absent | late | set(requested)
+        tournament,
+        number,
+        unavailable=absent | late | set(requested),
+        byes={pk: kind for pk, kind in requested.items() if pk not in absent | late},
     )
     forbidden = [
         (pair.first.pairing_number, pair.second.pairing_number)

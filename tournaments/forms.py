@@ -116,8 +116,29 @@ class TournamentForm(forms.Form):
         label=_("Points for a pairing-allocated bye"),
     )
 
-    def __init__(self, *args, **kwargs):
+    #: The form's fields for the settings fixed once the event has started
+    #: (``services.setup.FIXED_ONCE_STARTED``).
+    FIXED_ONCE_STARTED = (
+        "format",
+        "pairing_rules",
+        "rounds",
+        "base_minutes",
+        "increment_seconds",
+        "marbles_to_win",
+        "start_position",
+        "custom_position",
+        "play_mode",
+        "bye_points",
+    )
+
+    def __init__(self, *args, started: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
+        self.started = started
+        if started:  # shown as they are, not sent, not changed
+            for name in self.FIXED_ONCE_STARTED:
+                field = self.fields[name]
+                field.disabled = True
+                field.help_text = _("fixed once the event has started")
         for slot in range(1, TIEBREAK_SLOTS + 1):
             self.fields[f"tiebreak_{slot}"] = forms.ChoiceField(
                 choices=[("", "—")] + TIEBREAK_CHOICES,
@@ -151,10 +172,16 @@ class TournamentForm(forms.Form):
         """The service's settings: the tie-breaks in the order chosen (none chosen: the
         system's own, left to the service)."""
         data = {k: v for k, v in self.cleaned_data.items() if not k.startswith("tiebreak_")}
-        data["base_seconds"] = round(data.pop("base_minutes") * 60)
         for optional in ("pairing_rules", "first_move_seconds"):
             if not data.get(optional):
                 data.pop(optional, None)  # not sent: the default, or unchanged
+        if self.started:
+            for name in self.FIXED_ONCE_STARTED:
+                data.pop(name, None)
+            if not data["tiebreaks"]:
+                data["tiebreaks"] = default_tiebreaks(self.initial.get("format", "swiss"))
+            return data
+        data["base_seconds"] = round(data.pop("base_minutes") * 60)
         if data.get("start_position") != CUSTOM:
             data["custom_position"] = ""  # the text left in the box is not this start's
         if not data["tiebreaks"]:

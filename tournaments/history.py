@@ -78,9 +78,16 @@ def histories(tournament: Tournament, entrants: list[Entrant], rounds: int) -> d
 
 
 def pairing_players(
-    tournament: Tournament, round_number: int, *, unavailable: set[int]
+    tournament: Tournament,
+    round_number: int,
+    *,
+    unavailable: set[int],
+    byes: dict[int, str] | None = None,
 ) -> tuple[list[PairingPlayer], dict[int, Entrant]]:
-    """The players of ``round_number`` for the pairing engine, and entrants by pairing number."""
+    """The players of ``round_number`` for the pairing engine, and entrants by pairing number.
+    ``byes`` (entrant id: ``H``, ``F`` or ``Z``): the byes players have in that round, carried
+    in their history as a TRF file carries them, so the pairing's notes name them."""
+    byes = byes or {}
     entrants = list(
         Entrant.objects.filter(tournament=tournament, pairing_number__isnull=False)
         .select_related("user")
@@ -92,7 +99,8 @@ def pairing_players(
             number=e.pairing_number,
             name=e.user.username,
             rating=e.rating,
-            history=past[e.pk],
+            history=past[e.pk]
+            + ((RoundEntry(round_number, None, None, byes[e.pk]),) if e.pk in byes else ()),
             available=e.pk not in unavailable,
         )
         for e in entrants

@@ -6,6 +6,7 @@ from django.utils.translation import gettext_lazy as _
 
 from core.errors import engine_text
 from core.messages import Text
+from games.clock import TimeControl
 from games.models import START_CHOICES
 
 NOTE_LENGTH = 1000
@@ -17,7 +18,7 @@ ROUND_ROBIN_TIEBREAKS = ["sonneborn_berger", "direct_encounter", "wins"]
 
 def default_tiebreaks(format: str) -> list[str]:
     """The tie-break order an event of ``format`` starts with."""
-    return list(ROUND_ROBIN_TIEBREAKS if format == "round_robin" else DEFAULT_TIEBREAKS)
+    return list(DEFAULT_TIEBREAKS if format == "swiss" else ROUND_ROBIN_TIEBREAKS)
 
 
 class Tournament(models.Model):
@@ -65,6 +66,10 @@ class Tournament(models.Model):
     )
     # Swiss: the number of rounds; round-robin: set when the tournament starts.
     rounds = models.PositiveSmallIntegerField(default=5)
+    # A double round-robin plays the last two rounds of its first cycle in reverse order, as
+    # FIDE's Berger tables recommend (C.05, Annex 1), so that nobody has the same colour three
+    # games running at the turn of the cycles. Events made before this keep the plain order.
+    berger_swap = models.BooleanField(default=True)
     base_seconds = models.PositiveIntegerField(null=True, blank=True, default=600)
     increment_seconds = models.PositiveIntegerField(default=0)
     marbles_to_win = models.PositiveSmallIntegerField(default=6)
@@ -137,6 +142,11 @@ class Tournament(models.Model):
     @property
     def is_round_robin(self) -> bool:
         return self.format != self.Format.SWISS
+
+    @property
+    def time_control_label(self) -> str:
+        """As the games and the notifications write it: ``5+0`` (minutes + seconds)."""
+        return TimeControl(self.base_seconds or None, self.increment_seconds or 0).label()
 
 
 class Arbiter(models.Model):

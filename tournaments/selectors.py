@@ -67,7 +67,10 @@ def board_of(tournament: Tournament, board_id: int) -> Board:
     )
     if board is None:
         raise NotFound(
-            _("%(name)s has no board %(board_id)s.")
+            _(
+                "%(name)s has no board with the id %(board_id)s (a board's id, as the round's "
+                "boards list it, not its number on the round)."
+            )
             % {"name": tournament.name, "board_id": board_id}
         )
     return board

@@ -71,7 +71,11 @@ def tournament_edit(request, slug: str):
             "name": tournament.name
         }
         return render(request, "403.html", {"detail": detail, "back": tournament}, status=403)
-    form = TournamentForm(request.POST or None, initial=TournamentForm.initial_from(tournament))
+    form = TournamentForm(
+        request.POST or None,
+        initial=TournamentForm.initial_from(tournament),
+        started=tournament.status != Tournament.Status.REGISTRATION,
+    )
     if request.method == "POST" and form.is_valid():
         try:
             services.tournament_update(tournament=tournament, actor=request.user, **form.settings())

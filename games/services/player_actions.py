@@ -15,6 +15,7 @@ from accounts.models import User
 from core.errors import Conflict
 from games import engine, move_store
 from games.models import Game
+from games.records import tournament_board_of
 from games.services.lifecycle import adjudicate_locked, after_commit, finish_locked, game_over_error
 from games.services.moves import player_colour
 
@@ -38,9 +39,19 @@ def game_resign(*, game_id: int, player: User, now: datetime) -> Game:
 
 
 def game_abort(*, game_id: int, player: User, now: datetime) -> Game:
-    """Either player may abort before both have made their first move."""
+    """Either player may abort before both have made their first move, except in a tournament:
+    there a game cannot be aborted (an abort scored both players 0, the opponent who did nothing
+    wrong too); a first move not made in time loses by forfeit and the opponent wins."""
     with transaction.atomic():
         game, _ = _active_for(game_id, player, now)
+        if tournament_board_of(game) is not None:
+            raise Conflict(
+                gettext(
+                    "A tournament game cannot be aborted: play your first move, or resign; a "
+                    "first move not made in time loses by forfeit."
+                ),
+                code="no_abort_in_tournaments",
+            )
         if game.ply >= 2:
             raise Conflict(
                 gettext("Both players have moved: resign instead of aborting."),

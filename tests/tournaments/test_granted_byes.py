@@ -31,6 +31,8 @@ def test_a_full_point_bye_for_a_round_not_yet_paired(make_tournament, club_with_
     round2 = services.round_pair(tournament_id=tournament.pk, number=2, now=at(2))
     mine = Board.objects.get(round=round2, black__user=players[0])
     assert (mine.white, mine.bye) == (None, Board.Bye.FULL)
+    # explained as the bye it is (issue 25: it read "withdrawn or unavailable")
+    assert mine.note == "Not paired in round 2: has a full-point bye."
     everyone_once(tournament, round2)
     # counted as a full point, and written as F in the TRF
     tournament.refresh_from_db()

@@ -63,12 +63,11 @@ def test_errors(api, club_with_members, make_tournament):
     assert player.patch(base, {"rounds": 9}, format="json").status_code == 403
     bad = api(owner).post(f"{base}result/", {"result": "1-0"}, format="json")
     assert bad.status_code == 400 and "board" in bad.json()["detail"]
-    assert (
-        api(owner)
-        .post(f"{base}result/", {"board": 99999, "result": "1-0"}, format="json")
-        .status_code
-        == 404
-    )
+    missing = api(owner).post(f"{base}result/", {"board": 99999, "result": "1-0"}, format="json")
+    assert missing.status_code == 404
+    # the input is a board's id, and the error says so (issue 25: "has no board 2")
+    assert "no board with the id 99999" in missing.json()["detail"]
+    assert "not its number" in missing.json()["detail"]
     tiebreaks = api(owner).patch(base, {"tiebreaks": ["nonsense"]}, format="json")
     assert tiebreaks.status_code == 400 and "nonsense" in tiebreaks.json()["detail"]
     for shape in (None, "buchholz", {"buchholz": 1}):  # not a list of codes: a 400, not a 500

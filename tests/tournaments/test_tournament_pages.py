@@ -230,7 +230,32 @@ def test_director_enters_results_through_the_round_page(client, running, club_wi
     board.refresh_from_db()
     assert (board.result, board.black_marbles) == ("1/2-1/2", 3)
     page = client.get(reverse("tournament-round", args=[running.slug, 2])).content.decode()
-    assert "1/2-1/2" in page
+    assert '<td class="result">½-½' in page  # as the forms write it (issue 25), not 1/2-1/2
+
+
+def test_a_board_s_result_form_chooses_nothing_until_the_director_does(
+    client, running, club_with_members
+):
+    """Issue 25: the per-board form defaulted to 1-0, so a tap on the wrong row's Save
+    recorded a false win."""
+    import re
+
+    _, owner, _ = club_with_members
+    client.force_login(owner)
+    action(client, running, "pair-next")
+    action(client, running, "start-round", round="2")
+    page = client.get(reverse("tournament-round", args=[running.slug, 2])).content.decode()
+    forms = re.findall(r'<form[^>]*class="row result-form".*?</form>', page, re.S)
+    assert forms
+    for form in forms:
+        select = re.search(r'<select name="result"[^>]*>(.*?)</select>', form, re.S)
+        assert "required" in select.group(0)
+        assert re.findall(r'<option value="([^"]*)" selected', select.group(1)) == [""]
+    board = Board.objects.get(round__number=2, number=1)
+    response = action(client, running, "result", board=board.pk, result="")
+    assert response.status_code == 302
+    board.refresh_from_db()
+    assert board.result == ""  # nothing recorded
 
 
 def test_an_impossible_result_on_the_round_page_is_an_error_naming_the_rule(
@@ -392,3 +417,46 @@ def test_pairings_standings_and_crosstable_print_with_the_event_round_and_date(c
         header = page.split('<p class="print-only">', 1)[1].split("</p>", 1)[0]
         assert running.name in header and says in header, name
         assert 'class="card print-sheet"' in page and "js/print.js" in page
+
+
+def test_a_started_event_s_settings_page_saves_and_shows_the_fixed_settings_fixed(
+    client, running, club_with_members
+):
+    """Issue 25: once the event had started, the settings page could never be saved."""
+    _, owner, _ = club_with_members
+    client.force_login(owner)
+    url = reverse("tournament-edit", args=[running.slug])
+    page = client.get(url).content.decode()
+    assert 'name="rounds"' in page and "fixed once the event has started" in page
+    rounds_input = page[page.index('name="rounds"') - 200 : page.index('name="rounds"') + 200]
+    assert "disabled" in rounds_input
+    # what a browser sends: every field but the disabled ones (one tampered with is ignored)
+    editable = {
+        key: value
+        for key, value in TOURNAMENT_FORM.items()
+        if key not in ("format", "rounds", "base_minutes", "increment_seconds")
+        and key not in ("marbles_to_win", "start_position", "play_mode", "bye_points")
+    }
+    saved = client.post(
+        url,
+        {
+            **editable,
+            "name": running.name,
+            "description": "Round 2 at 14:00",
+            "entry": running.entry,
+            "rounds": 9,
+            "tiebreak_1": "sonneborn_berger",
+        },
+    )
+    assert saved.status_code == 302, saved.content.decode()[:2000]
+    tournament = Tournament.objects.get(pk=running.pk)
+    assert tournament.description == "Round 2 at 14:00"
+    assert tournament.tiebreaks == ["sonneborn_berger"]
+    assert tournament.rounds == 3  # fixed
+
+
+def test_the_header_writes_the_time_control_as_the_games_do(client, make_tournament):
+    """Issue 25: the header said "300 s + 0 s" where the notifications say "5+0"."""
+    tournament = make_tournament(play_mode="server", base_seconds=300, increment_seconds=3)
+    page = client.get(reverse("tournament-detail", args=[tournament.slug])).content.decode()
+    assert " · 5+3 · " in page and "300 s" not in page

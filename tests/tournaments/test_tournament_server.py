@@ -4,11 +4,12 @@ from datetime import timedelta
 
 import pytest
 
+from core.errors import Conflict
 from games import engine
 from games import services as game_services
 from games.models import Game
-from tournaments import services
-from tournaments.models import Board, Round
+from tournaments import selectors, services
+from tournaments.models import Board, Round, Tournament
 
 from .conftest import T0, at
 
@@ -85,6 +86,32 @@ def test_missing_the_first_move_in_a_tournament_is_a_forfeit(make_tournament, cl
     assert board.game.termination == "forfeit"
     round1.refresh_from_db()
     assert round1.status == "finished"
+
+
+def test_a_tournament_game_cannot_be_aborted_and_the_innocent_opponent_keeps_the_point(
+    make_tournament, club_with_members
+):
+    """Issue 25: one player's abort scored both players 0 (``-- (0-0)``). A tournament game
+    has no abort: the player who does not move loses by forfeit, the opponent wins."""
+    _, owner, _ = club_with_members
+    tournament = make_tournament(
+        register=2, format="swiss", rounds=1, play_mode="server", base_seconds=300
+    )
+    round1 = services.tournament_start(tournament=tournament, actor=owner, now=T0)
+    services.round_start(tournament_id=tournament.pk, number=1, actor=owner, now=T0)
+    board = Board.objects.select_related("game").get(round=round1)
+    game = board.game
+    with pytest.raises(Conflict) as refused:
+        game_services.game_abort(game_id=game.pk, player=game.black, now=at(0.1))
+    assert refused.value.code == "no_abort_in_tournaments" and refused.value.status == 409
+    game.refresh_from_db()
+    assert game.status == "started"
+    # Black never moves: Black loses by forfeit, White scores the point
+    assert game_services.games_sweep_flags(now=at(10)) == 1
+    board.refresh_from_db()
+    assert (board.result, board.termination) == ("-+", "forfeit")
+    top = selectors.standings(Tournament.objects.get(pk=tournament.pk))[0]
+    assert (top["username"], top["points_value"]) == (game.white.username, 1)
 
 
 def test_director_cannot_enter_a_result_while_the_game_runs(make_tournament, club_with_members):

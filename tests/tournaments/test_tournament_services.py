@@ -1,5 +1,7 @@
 """The tournament lifecycle through the services, on the database."""
 
+from collections import Counter
+
 import pytest
 from django.db.models import Q
 
@@ -381,3 +383,79 @@ def test_tie_break_defaults_follow_the_system(make_tournament, club_with_members
     chosen = services.tournament_update(tournament=robin, actor=owner, tiebreaks=["marbles"])
     chosen = services.tournament_update(tournament=chosen, actor=owner, format="swiss")
     assert chosen.tiebreaks == ["marbles"]  # the director's choice stays
+
+
+def test_a_started_event_s_settings_save_when_the_fixed_ones_are_sent_unchanged(
+    make_tournament, club_with_members
+):
+    """Issue 25: a settings page sends every field; once the event had started any save was
+    refused for the presence of the fixed fields, not their change."""
+    _, owner, _ = club_with_members
+    tournament = make_tournament(rounds=5, bye_points="1")
+    services.tournament_start(tournament=tournament, actor=owner, now=T0)
+    tournament = Tournament.objects.get(pk=tournament.pk)
+    everything = {name: getattr(tournament, name) for name in services.setup.FIXED_ONCE_STARTED}
+    services.tournament_update(
+        tournament=tournament,
+        actor=owner,
+        **{**everything, "rounds": "5", "bye_points": "1.0"},  # as a client may send them
+        description="Round 2 starts at 14:00.",
+        tiebreaks=["sonneborn_berger", "buchholz"],
+    )
+    tournament.refresh_from_db()
+    assert tournament.description == "Round 2 starts at 14:00."
+    assert tournament.tiebreaks == ["sonneborn_berger", "buchholz"]
+    with pytest.raises(Conflict) as refused:
+        services.tournament_update(
+            tournament=tournament, actor=owner, **{**everything, "rounds": 7, "base_seconds": 60}
+        )
+    assert "rounds, base_seconds" in refused.value.detail
+    tournament.refresh_from_db()
+    assert (tournament.rounds, tournament.base_seconds) == (5, everything["base_seconds"])
+
+
+@pytest.mark.parametrize(
+    "format, expected",
+    [
+        ("swiss", "buchholz_cut1"),
+        ("round_robin", "sonneborn_berger"),
+        ("double_round_robin", "sonneborn_berger"),
+    ],
+)
+def test_a_round_robin_single_or_double_is_ranked_by_sonneborn_berger_first(
+    make_tournament, format, expected
+):
+    """Issue 25: a double round-robin was ranked by Buchholz by default."""
+    tournament = make_tournament(format=format)
+    assert tournament.tiebreaks[0] == expected
+
+
+# Four players are left out: with three rounds a cycle, two players have three same colours in a
+# row whichever order (1 and 3 in the plain tables, 2 and 4 swapped); from six up the swap
+# avoids it for everybody (a field of 5 gets a bye instead of the sixth player's games).
+@pytest.mark.parametrize("players", [5, 6, 8])
+def test_a_double_round_robin_gives_nobody_three_same_colours_in_a_row(
+    make_tournament, club_with_members, players
+):
+    """Issue 25: at the turn of the cycles, players had the same colour three games running
+    (the Berger tables' recommended swap of the first cycle's last two rounds was off)."""
+    _, owner, _ = club_with_members
+    tournament = make_tournament(register=players, format="double_round_robin")
+    services.tournament_start(tournament=tournament, actor=owner, now=T0)
+    tournament = Tournament.objects.get(pk=tournament.pk)
+    for number in range(1, tournament.rounds + 1):
+        if number > 1:
+            services.round_pair(tournament_id=tournament.pk, number=number, now=at(number))
+        play_round(tournament, owner, number)
+    colours = {}
+    met = Counter()
+    for board in Board.objects.filter(round__tournament=tournament).order_by("round__number"):
+        if board.white_id is None:
+            continue
+        colours.setdefault(board.black_id, []).append("b")
+        colours.setdefault(board.white_id, []).append("w")
+        met[frozenset((board.black_id, board.white_id))] += 1
+    for sequence in colours.values():
+        text = "".join(sequence)
+        assert "bbb" not in text and "www" not in text, text
+    assert set(met.values()) == {2}  # everybody met everybody twice

@@ -102,6 +102,21 @@ def test_read_trf_accepts_cr_line_ends_and_blank_ranks():
         assert back.players == tuple(small_event())
 
 
+def test_real_files_byes_written_as_a_result_without_opponent_are_read_as_byes():
+    """Issue 25: real TRF files with half-point byes written ``0000 - =`` were refused (a
+    draw needs an opponent); ``0000 - 1`` and ``0000 - 0`` likewise stand for byes."""
+    text = write_trf("Bye forms", small_event(), total_rounds=5)
+    eva = next(line for line in text.split("\n") if line.startswith("001    5"))
+    assert eva[101:109] == "0000 - U"  # her round 2
+    for written, meant in (("=", "H"), ("1", "F"), ("0", "Z")):
+        line = eva[:101] + f"0000 - {written}" + eva[109:]
+        back = read_trf(text.replace(eva, line))
+        history = next(p for p in back.players if p.number == 5).history
+        assert history[1] == e(2, None, None, meant), written
+    with pytest.raises(PairingError, match="line"):  # a draw with an opponent's colour unset
+        read_trf(text.replace(eva, eva[:101] + "   9 - =" + eva[109:]))
+
+
 def test_read_trf_reports_the_line_of_a_bad_entry():
     text = "012 Bad\n001    1      A                                 1500                             1.0    1     2 w 1\nXXR 3\n"
     with pytest.raises(PairingError, match="line 2"):

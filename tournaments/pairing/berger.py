@@ -17,12 +17,13 @@ published tables (checked in the tests for 4, 6, 8, 10, 12 and 14 players).
 Pairs are (first mover, second mover); in Abalone the first mover is Black.  A bye is
 returned as ``(player, None)``, last, since it is no board.
 
-Double round-robin: rounds N..2(N-1) repeat the first cycle with colours reversed.  Several
-sources (the Vega manual, round-robin guides) report that FIDE recommends swapping the last two
-rounds of the first cycle, to avoid a third consecutive game with the same colour at the turn
-of the cycles; we could not read that sentence in the Handbook itself, so it is not applied by
-default; pass ``swap_last_two_rounds=True`` to apply it (the second cycle then mirrors the
-swapped order, so each player's colours still reverse game by game).
+Double round-robin: rounds N..2(N-1) repeat the first cycle with colours reversed.  The
+Handbook's Berger tables (C.05, Annex 1) recommend, for a double round-robin, reversing the
+order of the last two rounds of the first cycle, to avoid a third consecutive game with the same
+colour at the turn of the cycles (quoted so by the Vega manual's appendix C and others); pass
+``swap_last_two_rounds=True`` to apply it, as the site's events do unless made before it was
+their default (the second cycle then mirrors the swapped order, so each player's colours still
+reverse game by game).
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ What the 2026 text changed, and where it lives here (article numbers are the 202
   completion criterion (C.4) now also chooses the bye: the round pairing must leave one player,
   eligible for the bye, unpaired; among all such pairings the bye goes to the lowest possible
   score (C.5, "minimise the score of the PAB assignee") and, at that score, to the player
-  with the fewest games played (C.9, "minimise the unplayed games of the PAB assignee").
+  with the most games played (C.9, "minimise the unplayed games of the PAB assignee").
   Both are fixed before the first bracket is paired (:func:`_bye_assignee_score`).
 - **The order of the quality criteria.** Within a bracket: maximise pairs (C.6), maximise the
   scores paired (C.7, replacing the old "minimise the pairing score difference"), the same two

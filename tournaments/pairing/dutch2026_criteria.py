@@ -323,7 +323,8 @@ def _edge_weight(
     w <<= g
     if in_next:
         w |= 1 << at[higher.score]
-    # C.9: the bye to the player with the fewest games played.
+    # C.9: the unplayed games of the bye's assignee minimised: the bye to the player with the
+    # most games played (a pair of players with fewer games weighs more).
     w <<= 2 * s
     if single_is_bye:
         if higher.score == bye_score:

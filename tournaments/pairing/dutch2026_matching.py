@@ -180,7 +180,8 @@ def _first_round(tf: _Field, ordered: list[_Player]) -> dict[int, _Player | None
 
 
 def _rank_unplayed(lay: _Layout, ordered: list[_Player]) -> None:
-    """C.9: among the players at the bye's score, the rank of each number of games played."""
+    """C.9: among the players at the bye's score, the rank of each number of games played (0
+    for the most games: the player the bye should go to weighs least when paired)."""
     counts = sorted((p.played_games for p in ordered if p.score == lay.bye_score), reverse=True)
     for rank, games in enumerate(counts):
         lay.unplayed_rank[games] = rank

@@ -86,6 +86,10 @@ def _parse_scoring(content: str, line_number: int) -> dict[str, float]:
     return values
 
 
+#: A game's result written for a round with no opponent (``0000``): the bye it stands for.
+_RESULT_WITHOUT_OPPONENT = {"=": "H", "1": "F", "0": "Z"}
+
+
 def _parse_rounds(text: str, number: int, line_number: int) -> list[RoundEntry]:
     entries = []
     for index, start in enumerate(range(0, len(text), BLOCK)):
@@ -108,6 +112,10 @@ def _parse_rounds(text: str, number: int, line_number: int) -> list[RoundEntry]:
                 colour=block[5],
             )
         colour = _OUR_COLOUR[colour_letter]
+        if opponent is None and result in _RESULT_WITHOUT_OPPONENT:
+            # real files (Swiss-Manager's among them) write a half-point bye "0000 - =", and
+            # some a full-point bye "0000 - 1" or an absence "0000 - 0": no game was played
+            result = _RESULT_WITHOUT_OPPONENT[result]
         if result in ("H", "F", "U", "Z"):
             opponent, colour = None, None
         try:

@@ -178,7 +178,10 @@ def round_results_set(
     missing = [str(board_id) for board_id in ids if board_id not in boards]
     if missing:
         raise NotFound(
-            _("%(name)s has no board %(missing)s.")
+            _(
+                "%(name)s has no board with the id %(missing)s (a board's id, as the round's "
+                "boards list it, not its number on the round)."
+            )
             % {"name": tournament.name, "missing": ", ".join(missing)}
         )
     done = []

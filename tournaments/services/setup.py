@@ -57,8 +57,10 @@ def _validate_settings(fields: dict) -> dict:
             gettext("format must be one of %(values)s.")
             % {"values": ", ".join(Tournament.Format.values)}
         )
-    if "rounds" in fields and not 1 <= int(fields["rounds"]) <= 30:
-        raise InvalidInput(gettext("A Swiss has 1 to 30 rounds."))
+    if "rounds" in fields:
+        fields["rounds"] = int(fields["rounds"])
+        if not 1 <= fields["rounds"] <= 30:
+            raise InvalidInput(gettext("A Swiss has 1 to 30 rounds."))
     if "tiebreaks" in fields:
         order = fields["tiebreaks"]
         if not isinstance(order, list) or not all(isinstance(code, str) for code in order):
@@ -173,6 +175,42 @@ def tournament_create(*, club: Club, actor: User, name: str, **fields) -> Tourna
     return Tournament.objects.create(club=club, slug=slug, created_by=actor, **fields)
 
 
+#: What is fixed once the event has started: its pairings and games were made under them.
+FIXED_ONCE_STARTED = (
+    "format",
+    "pairing_rules",
+    "rounds",
+    "base_seconds",
+    "increment_seconds",
+    "marbles_to_win",
+    "start_position",
+    "custom_position",
+    "play_mode",
+    "bye_points",
+)
+
+
+def _without_fixed_settings(tournament: Tournament, fields: dict) -> dict:
+    """``fields`` without the settings fixed once started, refused if one of them would change
+    (sent unchanged, as a settings page or a full update sends every field, they are fine)."""
+    changed = [
+        name
+        for name in FIXED_ONCE_STARTED
+        if name in fields and fields[name] != getattr(tournament, name)
+    ]
+    if changed:
+        raise Conflict(
+            gettext(
+                "The tournament has started: %(fields)s can no longer change (its format, "
+                "pairing rules, rounds, time control, start and bye points are fixed once it "
+                "starts)."
+            )
+            % {"fields": ", ".join(changed)},
+            code="tournament_started",
+        )
+    return {name: value for name, value in fields.items() if name not in FIXED_ONCE_STARTED}
+
+
 def tournament_update(*, tournament: Tournament, actor: User, **fields) -> Tournament:
     unknown = set(fields) - set(SETTINGS_FIELDS)
     if unknown:
@@ -182,26 +220,9 @@ def tournament_update(*, tournament: Tournament, actor: User, **fields) -> Tourn
     with transaction.atomic():
         tournament = locked(tournament)
         require_director(tournament, actor, gettext("change its settings"))
-        pairing_settings = {
-            "format",
-            "pairing_rules",
-            "rounds",
-            "base_seconds",
-            "increment_seconds",
-            "marbles_to_win",
-            "start_position",
-            "custom_position",
-            "play_mode",
-            "bye_points",
-        }
-        if tournament.status != Tournament.Status.REGISTRATION and pairing_settings & set(fields):
-            raise Conflict(
-                gettext(
-                    "The tournament has started: format, pairing rules, rounds, time control and bye points are fixed now."
-                ),
-                code="tournament_started",
-            )
         fields = _validate_start(_validate_settings(fields), tournament)
+        if tournament.status != Tournament.Status.REGISTRATION:
+            fields = _without_fixed_settings(tournament, fields)
         if (
             fields.get("format", tournament.format) != tournament.format
             and "tiebreaks" not in fields

@@ -21,7 +21,7 @@ export function renderActions() {
     $(id).disabled = busy;
   };
   show("resign", active && bothMoved);
-  show("abort", active && !bothMoved);
+  show("abort", active && !bothMoved && !page.tournament);  // a tournament game has no abort
   show("draw-offer", active && bothMoved && !state.draw_offer);
   show("draw-accept", active && state.draw_offer === opponent);
   show("draw-decline", active && state.draw_offer === opponent);

@@ -51,6 +51,13 @@ class WithdrawInput(StrictSerializer):
     username = _username(
         required=False, allow_blank=True, help_text="a director withdrawing someone; else you"
     )
+    then = serializers.ChoiceField(
+        choices=["forfeit", "repair"],
+        required=False,
+        default="forfeit",
+        help_text="a player on a board of a round not yet started: the opponent wins by "
+        "forfeit, or (a director) the round is paired again without them",
+    )
 
 
 class AddPlayerInput(UsernameInput):
@@ -197,10 +204,24 @@ def _register(call: _Call) -> Outcome:
 
 def _withdraw(call: _Call) -> Outcome:
     target = call.player("username") if call.data.get("username") else call.actor
-    services.tournament_withdraw(tournament=call.tournament, user=target, actor=call.actor)
+    services.tournament_withdraw(
+        tournament=call.tournament,
+        user=target,
+        actor=call.actor,
+        repair=call.data.get("then") == "repair",
+        now=call.now,
+    )
     return Outcome(
         _("%(username)s withdrew.") % {"username": target.username},
         {"withdrawn": target.username},
+    )
+
+
+def _unpair_round(call: _Call) -> Outcome:
+    number = services.round_unpair(tournament=call.tournament, actor=call.actor, now=call.now)
+    return Outcome(
+        _("Round %(number)s unpaired: pair it again when ready.") % {"number": number},
+        {"unpaired": number},
     )
 
 
@@ -402,6 +423,7 @@ INPUTS: dict[str, type[serializers.Serializer]] = {
     "unforbid": PairInput,
     "start": NoInput,
     "pair-next": NoInput,
+    "unpair-round": NoInput,
     "start-round": RoundInput,
     "result": ResultInput,
     "results": ResultsInput,
@@ -434,6 +456,7 @@ ACTIONS: dict[str, Callable[[_Call], Outcome]] = {
     "unforbid": _unforbid,
     "start": _start,
     "pair-next": _pair_next,
+    "unpair-round": _unpair_round,
     "start-round": _start_round,
     "result": _result,
     "results": _results,

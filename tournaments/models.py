@@ -381,6 +381,7 @@ class AuditEntry(models.Model):
         BYE_GRANTED = "bye_granted", _("Bye granted")
         BOARD_EDITED = "board_edited", _("Board edited")
         WITHDRAWN = "withdrawn", _("Player withdrawn by a director")
+        ROUND_UNPAIRED = "round_unpaired", _("Round unpaired")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="audit")
     actor = models.ForeignKey(

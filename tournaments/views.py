@@ -121,6 +121,13 @@ def tournament_players(request, slug: str):
             request,
             tournament,
             entrants=selectors.entrants(tournament),
+            round_waiting=tournament.current_round
+            if Round.objects.filter(
+                tournament=tournament,
+                number=tournament.current_round,
+                status=Round.Status.PAIRED,
+            ).exists()
+            else None,
             add_form=AddPlayerForm(),
             forbidden=tournament.forbidden_pairs.select_related("first__user", "second__user"),
         ),

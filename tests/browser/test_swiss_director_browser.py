@@ -22,6 +22,7 @@ from tests.browser.tournament_pages import MARBLES, POINTS, enter_result, messag
 from tests.conftest import PASSWORD
 from tournaments import selectors
 from tournaments.models import AuditEntry, Board, Entrant, ResultChange, Round, Tournament
+from tournaments.templatetags.tournament_results import shown_result
 
 # The printed standings and the printed last round, for a human look at the print layout.
 SCREENSHOT = "/tmp/sumito-swiss-standings-print.png"
@@ -177,8 +178,10 @@ def finish_round_per_board(page, tournament: Tournament, number: int):
     expect(page.locator("form.result-form")).to_have_count(len(boards))
     for board, result in zip(boards, RESULTS[number], strict=True):
         enter_result(page, board, result)
-        expect(messages(page)).to_have_text(f"Board {board.number}: {result}.")
-        expect(page.locator(f"#board-{board.number} td.result")).to_contain_text(result)
+        expect(messages(page)).to_have_text(f"Board {board.number}: {shown_result(result)}.")
+        expect(page.locator(f"#board-{board.number} td.result")).to_contain_text(
+            shown_result(result)
+        )
     check_results(boards, RESULTS[number])
 
 
@@ -291,7 +294,7 @@ def test_director_runs_a_four_round_swiss(new_page, make_player, log_in):
     expect(bulk_rows).to_have_count(2)
     expect(bulk_rows.first).to_contain_text("Bd 3:")
     expect(td.locator("#board-1 td.result")).to_have_text("1-0 (6–2)")
-    expect(td.locator("#board-2 td.result")).to_have_text("1/2-1/2 (4–4)")
+    expect(td.locator("#board-2 td.result")).to_have_text("½-½ (4–4)")
     expect(td.locator("#board-3 td.result")).to_have_text("–")
     # The other two.
     enter_bulk(td, list(zip(boards[2:], RESULTS[2][2:], strict=True)))
@@ -305,7 +308,8 @@ def test_director_runs_a_four_round_swiss(new_page, make_player, log_in):
     go_to(td, "R1")
     enter_result(td, first, "0-1")
     expect(messages(td)).to_have_text(
-        "Round 1 is finished: correcting one of its results needs a reason."
+        "Round 1 is followed by another (or the event is over): correcting one of its results "
+        "needs a reason."
     )
     expect(td).to_have_url(re.compile(rf"/tournaments/{slug}/rounds/1/$"))
     first.refresh_from_db()

@@ -18,6 +18,7 @@ from ratings.tasks import recompute_requested
 from tests.browser.tournament_pages import MARBLES, POINTS, enter_result, messages, shown_points
 from tests.conftest import PASSWORD
 from tournaments.models import Board, Entrant, ResultChange, Round, Tournament
+from tournaments.templatetags.tournament_results import shown_result
 
 # The standings page after the event and its correction, for a human look at the layout.
 SCREENSHOT = "/tmp/sumito-standings.png"
@@ -162,7 +163,7 @@ def test_director_runs_an_over_the_board_round_robin(new_page, make_player, log_
         expect(td.locator("form.result-form")).to_have_count(2)
         for board, result in zip(games, results, strict=True):
             enter_result(td, board, result)
-            expect(messages(td)).to_have_text(f"Board {board.number}: {result}.")
+            expect(messages(td)).to_have_text(f"Board {board.number}: {shown_result(result)}.")
             board.refresh_from_db()
             assert board.result == result
             assert (board.black_marbles, board.white_marbles) == (MARBLES[result] or (None, None))

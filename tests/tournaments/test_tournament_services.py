@@ -7,7 +7,7 @@ from django.db.models import Q
 
 from core.errors import Conflict, InvalidInput, NotAllowed, Unprocessable
 from tournaments import selectors, services
-from tournaments.models import Board, Entrant, ResultChange, Round, Tournament
+from tournaments.models import AuditEntry, Board, Entrant, ResultChange, Round, Tournament
 
 from .conftest import T0, at
 
@@ -331,11 +331,20 @@ def test_result_for_a_finished_round_needs_a_reason_and_changes_nothing(
     services.tournament_start(tournament=tournament, actor=owner, now=T0)
     play_round(tournament, owner, 1)
     board = Board.objects.get(round__number=1, number=1)
-    with pytest.raises(Unprocessable) as error:
-        services.board_result_set(board=board, actor=owner, result="0-1", now=at(5))
+    # the round just finished, nothing paired after it: a typo is corrected freely (issue 25)
+    services.board_result_set(board=board, actor=owner, result="0-1", now=at(4))
+    board.refresh_from_db()
+    assert board.result == "0-1" and ResultChange.objects.filter(board=board).count() == 2
+    services.round_pair(tournament_id=tournament.pk, number=2, now=at(4.5))
+    with pytest.raises(Unprocessable) as error:  # followed by another round: a reason
+        services.board_result_set(board=board, actor=owner, result="1-0", now=at(5))
     assert error.value.code == "reason_required"
     board.refresh_from_db()
-    assert board.result == "1-0" and ResultChange.objects.filter(board=board).count() == 1
+    assert board.result == "0-1" and ResultChange.objects.filter(board=board).count() == 2
+    services.board_result_set(
+        board=board, actor=owner, result="1-0", reason="score sheets", now=at(5)
+    )
+    assert ResultChange.objects.filter(board=board).order_by("pk").last().reason == "score sheets"
 
 
 def test_a_withdrawn_players_result_is_refused_unless_a_forfeit(make_tournament, club_with_members):
@@ -459,3 +468,82 @@ def test_a_double_round_robin_gives_nobody_three_same_colours_in_a_row(
         text = "".join(sequence)
         assert "bbb" not in text and "www" not in text, text
     assert set(met.values()) == {2}  # everybody met everybody twice
+
+
+def _paired_round_two(make_tournament, owner, register=6):
+    tournament = make_tournament(register=register, format="swiss", rounds=3)
+    services.tournament_start(tournament=tournament, actor=owner, now=T0)
+    play_round(tournament, owner, 1)
+    services.round_pair(tournament_id=tournament.pk, number=2, now=at(2))
+    return Tournament.objects.get(pk=tournament.pk)
+
+
+def test_withdrawing_a_player_paired_in_a_round_not_started_forfeits_their_board(
+    make_tournament, club_with_members
+):
+    """Issue 25: the withdrawn player stayed on their board of the round not yet started."""
+    _, owner, _ = club_with_members
+    tournament = _paired_round_two(make_tournament, owner)
+    board = Board.objects.filter(round__number=2, white__isnull=False).first()
+    leaving, staying = board.black, board.white
+    services.tournament_withdraw(tournament=tournament, user=leaving.user, actor=owner, now=at(2))
+    board.refresh_from_db()
+    assert (board.result, board.termination) == ("-+", "forfeit")  # White, who stays, wins
+    leaving.refresh_from_db()
+    assert (leaving.status, leaving.withdrawn_from_round) == ("withdrawn", 2)
+    services.round_start(tournament_id=tournament.pk, number=2, actor=owner, now=at(2.5))
+    row = next(
+        r
+        for r in selectors.standings(Tournament.objects.get(pk=tournament.pk))
+        if r["username"] == staying.user.username
+    )
+    assert row["points_value"] >= 1  # the forfeit win counts
+    assert staying.pk != leaving.pk
+
+
+def test_withdrawing_with_re_pairing_pairs_the_round_again_without_them(
+    make_tournament, club_with_members
+):
+    _, owner, _ = club_with_members
+    tournament = _paired_round_two(make_tournament, owner)
+    leaving = Board.objects.filter(round__number=2, white__isnull=False).first().black
+    services.tournament_withdraw(
+        tournament=tournament, user=leaving.user, actor=owner, repair=True, now=at(2)
+    )
+    round2 = Round.objects.get(tournament=tournament, number=2)
+    assert round2.status == "paired"
+    on_boards = {e for b in round2.boards.all() for e in (b.black_id, b.white_id) if e}
+    assert leaving.pk not in on_boards
+    assert len(on_boards) == 5  # the other five: two games and the pairing-allocated bye
+    assert round2.boards.filter(bye=Board.Bye.PAIRING).count() == 1
+    assert AuditEntry.objects.filter(tournament=tournament, what="round_unpaired").exists()
+    with pytest.raises(NotAllowed):  # a player cannot have the round paired again
+        services.tournament_withdraw(
+            tournament=tournament,
+            user=round2.boards.first().black.user,
+            actor=round2.boards.first().black.user,
+            repair=True,
+            now=at(2),
+        )
+
+
+def test_a_round_not_started_can_be_unpaired_and_paired_again_a_started_one_cannot(
+    make_tournament, club_with_members
+):
+    _, owner, players = club_with_members
+    tournament = _paired_round_two(make_tournament, owner)
+    before = sorted((b.black_id, b.white_id) for b in Board.objects.filter(round__number=2))
+    with pytest.raises(NotAllowed):
+        services.round_unpair(tournament=tournament, actor=players[0], now=at(2))
+    assert services.round_unpair(tournament=tournament, actor=owner, now=at(2)) == 2
+    tournament.refresh_from_db()
+    assert tournament.current_round == 1
+    assert not Round.objects.filter(tournament=tournament, number=2).exists()
+    again = services.round_pair(tournament_id=tournament.pk, number=2, now=at(2))
+    assert sorted((b.black_id, b.white_id) for b in again.boards.all()) == before
+    services.round_start(tournament_id=tournament.pk, number=2, actor=owner, now=at(3))
+    with pytest.raises(Conflict) as refused:
+        services.round_unpair(
+            tournament=Tournament.objects.get(pk=tournament.pk), actor=owner, now=at(3)
+        )
+    assert refused.value.code == "round_not_unpairable"

@@ -5,6 +5,7 @@
 - :mod:`.registration` -- ``tournament_register``, ``tournament_withdraw``, ``entrant_readmit``,
   ``entrant_add`` (late entries), ``bye_request``, ``forbid_pair``, ``forbid_pair_remove``;
 - :mod:`.rounds` -- ``tournament_start``, ``round_pair``, ``round_pair_by`` (a director),
+  ``round_unpair`` (a director takes back a round not yet started),
   ``round_pair_in_background`` (the job), ``round_start``, ``tournament_advance``,
   ``tournaments_move_on``; the draw is :mod:`tournaments.draw`;
 - :mod:`.boards` -- ``board_pairing_edit``, ``bye_grant`` (a director's hand edits, audited);
@@ -43,6 +44,7 @@ from tournaments.services.rounds import (
     round_pair_by,
     round_pair_in_background,
     round_start,
+    round_unpair,
     tournament_advance,
     tournament_start,
     tournaments_move_on,
@@ -65,6 +67,7 @@ __all__ = [
     "board_record_import",
     "board_result_set",
     "round_results_set",
+    "round_unpair",
     "bye_request",
     "entrant_add",
     "entrant_readmit",

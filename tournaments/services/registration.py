@@ -10,13 +10,22 @@ from datetime import datetime
 
 from django.db import transaction
 from django.db.models import Q
+from django.utils import timezone
 from django.utils.translation import gettext
 
 from accounts.models import User
 from clubs.models import Membership
 from core.errors import Conflict, InvalidInput, NotAllowed, NotFound, Unprocessable
 from ratings.selectors import rating_for_tournament
-from tournaments.models import AuditEntry, ByeRequest, Entrant, ForbiddenPair, Round, Tournament
+from tournaments.models import (
+    AuditEntry,
+    Board,
+    ByeRequest,
+    Entrant,
+    ForbiddenPair,
+    Round,
+    Tournament,
+)
 from tournaments.permissions import require_director
 from tournaments.services.common import audit, locked
 
@@ -87,12 +96,22 @@ def tournament_register(*, tournament: Tournament, user: User, now: datetime) ->
         )
 
 
-def tournament_withdraw(*, tournament: Tournament, user: User, actor: User) -> Entrant | None:
+def tournament_withdraw(
+    *,
+    tournament: Tournament,
+    user: User,
+    actor: User,
+    repair: bool = False,
+    now: datetime | None = None,
+) -> Entrant | None:
     """A player withdraws (or a director withdraws them).
 
     Before the start the entry is deleted; afterwards the player is no longer paired and keeps
-    the results so far. In a round-robin their later games are forfeited.
+    the results so far. In a round-robin their later games are forfeited. A player already on a
+    board of a round paired and not yet started leaves it: the opponent wins by forfeit (the
+    default), or with ``repair`` the round is paired again without them (a director's choice).
     """
+    now = now or timezone.now()
     with transaction.atomic():
         tournament = locked(tournament)
         if actor.pk != user.pk:
@@ -115,7 +134,19 @@ def tournament_withdraw(*, tournament: Tournament, user: User, actor: User) -> E
             )
         entrant.status = Entrant.Status.WITHDRAWN
         entrant.withdrawn_from_round = tournament.current_round + 1
+        waiting = _board_waiting(tournament, entrant)
+        if waiting is not None:
+            entrant.withdrawn_from_round = tournament.current_round
         entrant.save(update_fields=["status", "withdrawn_from_round"])
+        if waiting is not None and repair:
+            from tournaments.services.rounds import round_pair, unpair_locked
+
+            if actor.pk == user.pk:
+                raise NotAllowed(gettext("Only a director may have the round paired again."))
+            number = unpair_locked(tournament, actor, now)
+            round_pair(tournament_id=tournament.pk, number=number, now=now)
+        elif waiting is not None:
+            _forfeit_waiting_board(waiting, entrant)
         if actor.pk != user.pk:
             audit(
                 tournament,
@@ -126,6 +157,35 @@ def tournament_withdraw(*, tournament: Tournament, user: User, actor: User) -> E
                 None,
             )
         return entrant
+
+
+def _board_waiting(tournament: Tournament, entrant: Entrant) -> Board | None:
+    """The entrant's board in the current round if it is paired and not yet started."""
+    return (
+        Board.objects.select_for_update()
+        .filter(
+            round__tournament=tournament,
+            round__number=tournament.current_round,
+            round__status=Round.Status.PAIRED,
+        )
+        .filter(Q(black=entrant) | Q(white=entrant))
+        .first()
+    )
+
+
+def _forfeit_waiting_board(board: Board, entrant: Entrant) -> None:
+    """The withdrawn entrant's board of a round not yet started: a bye they would have had
+    goes; a game is the opponent's forfeit win."""
+    if board.white_id is None:
+        board.delete()
+        return
+    board.result = (
+        Board.Result.WHITE_FORFEIT_WIN
+        if board.black_id == entrant.pk
+        else Board.Result.BLACK_FORFEIT_WIN
+    )
+    board.termination = "forfeit"
+    board.save(update_fields=["result", "termination"])
 
 
 def entrant_readmit(*, tournament: Tournament, actor: User, user: User) -> Entrant:

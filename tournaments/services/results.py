@@ -117,9 +117,15 @@ def board_result_set(
         later_paired = Round.objects.filter(
             tournament=tournament, number__gt=round_.number
         ).exists()
-        if (later_paired or round_.status == Round.Status.FINISHED) and not reason.strip():
+        # A reason once others have built on the result: a later round paired with it, or the
+        # event over; a typo in the round just finished is corrected freely before the next.
+        event_over = tournament.status == Tournament.Status.FINISHED
+        if (later_paired or event_over) and board.result and not reason.strip():
             raise Unprocessable(
-                _("Round %(number)s is finished: correcting one of its results needs a reason.")
+                _(
+                    "Round %(number)s is followed by another (or the event is over): "
+                    "correcting one of its results needs a reason."
+                )
                 % {"number": round_.number},
                 code="reason_required",
             )

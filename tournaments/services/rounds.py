@@ -22,10 +22,10 @@ from core.jobs import enqueue
 from games import services as game_services
 from games.options import GameOptions
 from tournaments import draw, notify
-from tournaments.models import Board, Entrant, Round, Tournament
+from tournaments.models import AuditEntry, Board, Entrant, Round, Tournament
 from tournaments.pairing import PairingError, berger_rounds
 from tournaments.permissions import require_director
-from tournaments.services.common import locked
+from tournaments.services.common import audit, locked
 
 logger = logging.getLogger(__name__)
 
@@ -318,6 +318,46 @@ def _create_round(tournament: Tournament, number: int, now: datetime) -> Round:
     notify.round_paired(tournament, round_, now)
     round_finish_if_complete(tournament, round_, now)
     return round_
+
+
+def round_unpair(*, tournament: Tournament, actor: User, now: datetime) -> int:
+    """A director takes back the pairing of the current round before it starts (a player
+    withdrew or came late, a pairing to redo): its boards go, the round can be paired again.
+    Returns the round's number."""
+    with transaction.atomic():
+        tournament = locked(tournament)
+        require_director(tournament, actor, _("unpair rounds"))
+        return unpair_locked(tournament, actor, now)
+
+
+def unpair_locked(tournament: Tournament, actor: User | None, now: datetime) -> int:
+    """:func:`round_unpair` for a caller that holds the tournament's lock."""
+    round_ = (
+        Round.objects.select_for_update()
+        .filter(tournament=tournament, number=tournament.current_round)
+        .first()
+    )
+    if (
+        round_ is None
+        or round_.status != Round.Status.PAIRED
+        or round_.boards.filter(game__isnull=False).exists()
+    ):
+        raise Conflict(
+            _("Only a round paired and not yet started can be unpaired."),
+            code="round_not_unpairable",
+        )
+    number = round_.number
+    round_.delete()  # its boards with it
+    tournament.current_round = number - 1
+    tournament.save(update_fields=["current_round"])
+    audit(
+        tournament,
+        actor,
+        AuditEntry.What.ROUND_UNPAIRED,
+        _("Round %(number)s unpaired before it started.") % {"number": number},
+        now,
+    )
+    return number
 
 
 # --- starting a round ----------------------------------------------------------------------------

@@ -17,6 +17,7 @@ from tournaments.models import (
     Round,
     Tournament,
 )
+from tournaments.pairing.model import PLAYED_RESULTS
 from tournaments.tiebreaks import (
     TIEBREAKS,
     GameEntry,
@@ -304,14 +305,39 @@ def result_changes(tournament: Tournament):
     )
 
 
+def round_hand_edited(round_: Round) -> bool:
+    """Whether a director edited a board of ``round_`` since it was paired."""
+    return AuditEntry.objects.filter(
+        tournament_id=round_.tournament_id,
+        what=AuditEntry.What.BOARD_EDITED,
+        detail__startswith=f"Round {round_.number}, board ",
+        at__gte=round_.paired_at,
+    ).exists()
+
+
 def pairing_warnings(tournament: Tournament, round_: Round) -> list[str]:
-    """What a director's edits of a paired round break of the pairing rules: a player on two
-    boards, a second pairing-allocated bye, a rematch, the same colour three times running, a
-    colour difference beyond 2, a forbidden pair. Reported, not enforced."""
+    """What a director's edits of a paired round break of the pairing rules, by the rules the
+    pairing engine applies (FIDE C.04.1 and C.04.3): a player on two boards; the
+    pairing-allocated bye for a player who already scored a win without playing (a PAB, a
+    forfeit win, and in the 2026 text a full-point bye); a rematch of a game played over the
+    board (a forfeit is no game: C.04.1 b); the same colour three times running or a colour
+    difference beyond 2 in played games (C.04.1 f, e), except for topscorers in the last round
+    (C.04.3 A.7: over 50% of the maximum score). Reported, not enforced."""
     entrants = list(Entrant.objects.filter(tournament=tournament).select_related("user"))
     names = {e.pk: e.user.username for e in entrants}
     past = history.histories(tournament, entrants, round_.number - 1)
     by_number = {e.pairing_number: e.pk for e in entrants}
+    scoring = history.scoring_of(tournament)
+    last_round = not tournament.is_round_robin and round_.number == tournament.rounds
+    most = scoring.win * (round_.number - 1)
+
+    def topscorer(entrant_id: int) -> bool:
+        score = sum(scoring.points(entry.result) for entry in past[entrant_id])
+        return last_round and score > most / 2
+
+    no_bye_after = {"U", "+"} | (
+        {"F"} if tournament.pairing_rules == Tournament.PairingRules.DUTCH_2026 else set()
+    )
     warnings, seen = [], {}
     for board in round_.boards.all():
         for entrant_id in filter(None, (board.black_id, board.white_id)):
@@ -326,23 +352,28 @@ def pairing_warnings(tournament: Tournament, round_: Round) -> list[str]:
                 )
             seen[entrant_id] = board.number
         if board.white_id is None:
-            if any(
-                entry.result in ("U", "+") and entry.opponent is None
-                for entry in past[board.black_id]
+            if board.bye == Board.Bye.PAIRING and any(
+                entry.result in no_bye_after for entry in past[board.black_id]
             ):
                 warnings.append(
-                    _("%(name)s already had a pairing-allocated bye.")
+                    _("%(name)s already scored a win without playing (a bye or a forfeit).")
                     % {"name": names[board.black_id]}
                 )
             continue
-        opponents = {by_number.get(entry.opponent) for entry in past[board.black_id]}
-        if board.white_id in opponents:
+        played = {
+            by_number.get(entry.opponent)
+            for entry in past[board.black_id]
+            if entry.result in PLAYED_RESULTS
+        }
+        if board.white_id in played:
             warnings.append(
                 _("%(first)s and %(second)s have met already.")
                 % {"first": names[board.black_id], "second": names[board.white_id]}
             )
         for entrant_id, colour in ((board.black_id, "b"), (board.white_id, "w")):
-            colours = [entry.colour for entry in past[entrant_id] if entry.colour]
+            if topscorer(entrant_id):
+                continue
+            colours = [e.colour for e in past[entrant_id] if e.result in PLAYED_RESULTS]
             if colours[-2:] == [colour, colour]:
                 warnings.append(
                     _("%(name)s would have the same colour three times running.")

@@ -146,7 +146,8 @@ def tournament_round(request, slug: str, number: int):
     )
     context["open_boards"] = [b for b in context["boards"] if b.white_id and not b.result]
     if context["is_director"] and round_.status == Round.Status.PAIRED:
-        context["warnings"] = selectors.pairing_warnings(tournament, round_)
+        if selectors.round_hand_edited(round_):  # the engine's own pairing keeps its rules
+            context["warnings"] = selectors.pairing_warnings(tournament, round_)
         context["entrants"] = selectors.entrants(tournament)
     return render(request, "tournaments/round.html", context)
 

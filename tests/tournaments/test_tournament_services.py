@@ -547,3 +547,56 @@ def test_a_round_not_started_can_be_unpaired_and_paired_again_a_started_one_cann
             tournament=Tournament.objects.get(pk=tournament.pk), actor=owner, now=at(3)
         )
     assert refused.value.code == "round_not_unpairable"
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_the_engine_s_own_pairings_break_none_of_the_rules_the_warnings_check(
+    make_tournament, club_with_members, seed
+):
+    """Issue 25: a pairing identical to bbpPairings' was shown with 8 warnings (a meeting that
+    was a forfeit, a topscorer's colour difference allowed in the last round). The warnings now
+    apply the engine's rules: every round the engine pairs, with forfeits both ways, draws and
+    wins at random, gets none."""
+    import random
+
+    _, owner, _ = club_with_members
+    chooser = random.Random(seed)
+    tournament = make_tournament(register=8, format="swiss", rounds=6)
+    services.tournament_start(tournament=tournament, actor=owner, now=T0)
+    for number in range(1, 7):
+        if number > 1:
+            services.round_pair(tournament_id=tournament.pk, number=number, now=at(number))
+        round_ = Round.objects.get(tournament=tournament, number=number)
+        assert selectors.pairing_warnings(Tournament.objects.get(pk=tournament.pk), round_) == []
+        results = {
+            board.number: chooser.choice(["1-0", "0-1", "1/2-1/2", "1-0", "0-1", "+-", "-+"])
+            for board in round_.boards.filter(white__isnull=False)
+        }
+        play_round(tournament, owner, number, results)
+
+
+def test_a_forfeit_is_no_meeting_and_the_page_warns_only_after_a_hand_edit(
+    make_tournament, club_with_members, client
+):
+    _, owner, _ = club_with_members
+    tournament = make_tournament(register=4, format="swiss", rounds=3)
+    services.tournament_start(tournament=tournament, actor=owner, now=T0)
+    play_round(tournament, owner, 1, {1: "+-", 2: "1-0"})
+    forfeited = Board.objects.get(round__number=1, number=1)
+    round2 = services.round_pair(tournament_id=tournament.pk, number=2, now=at(2))
+    client.force_login(owner)
+    page = client.get(f"/tournaments/{tournament.slug}/rounds/2/").content.decode()
+    assert "Warning:" not in page  # the engine's pairing, unedited
+    done = services.board_pairing_edit(
+        board=round2.boards.get(number=1),
+        actor=owner,
+        black=forfeited.white,
+        white=forfeited.black,
+        now=at(2.5),
+    )
+    a, b = forfeited.white.user.username, forfeited.black.user.username
+    assert f"{a} and {b} have met already." not in done.warnings  # a forfeit is no game
+    # (the other two, moved together, did play in round 1: that one is a real rematch)
+    assert any("have met already" in w for w in done.warnings)
+    page = client.get(f"/tournaments/{tournament.slug}/rounds/2/").content.decode()
+    assert ("Warning:" in page) == bool(done.warnings)

@@ -234,6 +234,29 @@ def _readmit(call: _Call) -> Outcome:
     )
 
 
+def _appoint_arbiter(call: _Call) -> Outcome:
+    target = call.player("username")
+    services.arbiter_appoint(tournament=call.tournament, actor=call.actor, user=target)
+    return Outcome(
+        _("%(username)s is an arbiter of %(name)s: they may pair, enter and correct results.")
+        % {"username": target.username, "name": call.tournament.name},
+        {"arbiter": target.username},
+        status=201,
+        page="players/",
+    )
+
+
+def _remove_arbiter(call: _Call) -> Outcome:
+    target = call.player("username")
+    services.arbiter_remove(tournament=call.tournament, actor=call.actor, user=target)
+    return Outcome(
+        _("%(username)s is no longer an arbiter of %(name)s.")
+        % {"username": target.username, "name": call.tournament.name},
+        {"removed": target.username},
+        page="players/",
+    )
+
+
 def _add_player(call: _Call) -> Outcome:
     entrant = services.entrant_add(
         tournament=call.tournament,
@@ -416,6 +439,8 @@ INPUTS: dict[str, type[serializers.Serializer]] = {
     "register": NoInput,
     "withdraw": WithdrawInput,
     "readmit": UsernameInput,
+    "appoint-arbiter": UsernameInput,
+    "remove-arbiter": UsernameInput,
     "add-player": AddPlayerInput,
     "bye": ByeInput,
     "grant-bye": GrantByeInput,
@@ -437,6 +462,7 @@ STATUSES: dict[str, tuple[int, ...]] = {
     "bye": (201,),
     "grant-bye": (201,),
     "forbid": (201,),
+    "appoint-arbiter": (201,),
     "start": (201, 202),
     "pair-next": (201, 202),
 }
@@ -449,6 +475,8 @@ ACTIONS: dict[str, Callable[[_Call], Outcome]] = {
     "register": _register,
     "withdraw": _withdraw,
     "readmit": _readmit,
+    "appoint-arbiter": _appoint_arbiter,
+    "remove-arbiter": _remove_arbiter,
     "add-player": _add_player,
     "bye": _bye,
     "grant-bye": _grant_bye,

@@ -121,6 +121,8 @@ def tournament_players(request, slug: str):
             request,
             tournament,
             entrants=selectors.entrants(tournament),
+            arbiters=tournament.arbiters.select_related("user").order_by("appointed_at"),
+            is_club_admin=is_club_admin(tournament.club, request.user),
             round_waiting=tournament.current_round
             if Round.objects.filter(
                 tournament=tournament,

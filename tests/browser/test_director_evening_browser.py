@@ -25,12 +25,14 @@ from tournaments import services
 from tournaments.models import AuditEntry, Board, Entrant, Round, Tournament
 
 PLAYERS = ["aspen", "beech", "cherry", "dahlia", "elder", "fern"]
+ARBITER = "greta"
 
 
 def _event(make_player) -> Tournament:
     director = make_player("dora", display_name="Dora Director")
     club = club_create(owner=director, name="Evening Club")
     users = [make_player(name) for name in PLAYERS]
+    make_player(ARBITER, display_name="Greta Arbiter")
     for user in users:
         club_join(user=user, club=club)
     tournament = services.tournament_create(
@@ -92,6 +94,18 @@ def _evening(td, tournament, slug, shots, problems):
     tournament.refresh_from_db()
     assert tournament.description == "Round 2 starts at 20:00 sharp."
     assert (tournament.rounds, tournament.format) == (3, "swiss")
+
+    # --- The director appoints an arbiter for this event, on its players page.
+    td.get_by_role("navigation", name="Tournament").get_by_role("link", name="Players").click()
+    arbiters = td.locator("#arbiters")
+    expect(arbiters.get_by_text("None.")).to_be_visible()
+    arbiters.get_by_label("Arbiter to appoint").fill(ARBITER)
+    arbiters.get_by_role("button", name="Appoint").click()
+    expect(messages(td)).to_have_text(
+        f"{ARBITER} is an arbiter of Evening Swiss: they may pair, enter and correct results."
+    )
+    expect(td.locator("#arbiters li")).to_have_text(re.compile(rf"^Greta Arbiter {ARBITER}"))
+    assert tournament.arbiters.get().user.username == ARBITER
 
     # --- A player paired in round 2 withdraws; the round is paired again without them.
     leaving = Board.objects.filter(round__tournament=tournament, round__number=2).first()

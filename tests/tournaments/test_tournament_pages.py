@@ -460,3 +460,45 @@ def test_the_header_writes_the_time_control_as_the_games_do(client, make_tournam
     tournament = make_tournament(play_mode="server", base_seconds=300, increment_seconds=3)
     page = client.get(reverse("tournament-detail", args=[tournament.slug])).content.decode()
     assert " · 5+3 · " in page and "300 s" not in page
+
+
+def test_a_club_admin_appoints_an_arbiter_on_the_event_s_page_who_then_directs_it_only(
+    client, make_tournament, club_with_members, make_player, api
+):
+    """Issue 25: arbiters could be appointed only in Django's admin."""
+    club, owner, players = club_with_members
+    tournament = make_tournament(register=4, format="swiss", rounds=3)
+    other = make_tournament(register=0, name="Other Open")
+    arbiter = make_player("arbi")
+    client.force_login(owner)
+    page = client.get(reverse("tournament-players", args=[tournament.slug])).content.decode()
+    assert 'id="arbiters"' in page and "Arbiter to appoint" in page
+    response = action(client, tournament, "appoint-arbiter", username="arbi")
+    assert response.status_code == 302
+    page = client.get(response["Location"]).content.decode()
+    assert "arbi is an arbiter of Club Open" in page
+    # the arbiter directs this event, not the club's others
+    assert services.tournament_start(tournament=tournament, actor=arbiter, now=T0) is not None
+    from core.errors import NotAllowed
+
+    with pytest.raises(NotAllowed):
+        services.tournament_start(tournament=other, actor=arbiter, now=T0)
+    # nor appoints arbiters: that is the club's admins'
+    refused = api(arbiter).post(
+        f"/api/v1/tournaments/{tournament.slug}/appoint-arbiter/",
+        {"username": players[0].username},
+        format="json",
+    )
+    assert refused.status_code == 403
+    removed = api(owner).post(
+        f"/api/v1/tournaments/{tournament.slug}/remove-arbiter/",
+        {"username": "arbi"},
+        format="json",
+    )
+    assert removed.status_code == 200 and removed.json() == {"removed": "arbi"}
+    appointed = api(owner).post(
+        f"/api/v1/tournaments/{tournament.slug}/appoint-arbiter/",
+        {"username": "arbi"},
+        format="json",
+    )
+    assert appointed.status_code == 201 and appointed.json() == {"arbiter": "arbi"}

@@ -115,6 +115,21 @@ class TournamentForm(forms.Form):
         choices=[("1", "1"), ("0.5", "½"), ("0", "0")],
         label=_("Points for a pairing-allocated bye"),
     )
+    bye_requests_max = forms.IntegerField(
+        required=False,
+        min_value=0,
+        max_value=30,
+        label=_("Half-point byes a player may ask for"),
+        help_text=_("Swiss; empty: half the rounds"),
+    )
+    bye_requests_closed_rounds = forms.IntegerField(
+        required=False,
+        min_value=0,
+        max_value=30,
+        initial=0,
+        label=_("No half-point byes in the last rounds"),
+        help_text=_("how many of the last rounds allow none"),
+    )
 
     #: The form's fields for the settings fixed once the event has started
     #: (``services.setup.FIXED_ONCE_STARTED``).
@@ -175,6 +190,7 @@ class TournamentForm(forms.Form):
         for optional in ("pairing_rules", "first_move_seconds"):
             if not data.get(optional):
                 data.pop(optional, None)  # not sent: the default, or unchanged
+        data["bye_requests_closed_rounds"] = data.get("bye_requests_closed_rounds") or 0
         if self.started:
             for name in self.FIXED_ONCE_STARTED:
                 data.pop(name, None)

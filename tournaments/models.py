@@ -110,6 +110,11 @@ class Tournament(models.Model):
     tiebreaks = models.JSONField(default=list)
     # Points for a pairing-allocated bye: 1, 0.5 or 0.
     bye_points = models.DecimalField(max_digits=2, decimal_places=1, default=1)
+    # Half-point byes a player may ask for (Swiss): at most this many (empty: half the rounds,
+    # rounded down), and none in the last ``bye_requests_closed_rounds`` rounds. An absence
+    # announced (a zero-point bye) is never capped.
+    bye_requests_max = models.PositiveSmallIntegerField(null=True, blank=True)
+    bye_requests_closed_rounds = models.PositiveSmallIntegerField(default=0)
     status = models.CharField(
         max_length=12, choices=Status.choices, default=Status.REGISTRATION, db_index=True
     )
@@ -142,6 +147,13 @@ class Tournament(models.Model):
     @property
     def is_round_robin(self) -> bool:
         return self.format != self.Format.SWISS
+
+    @property
+    def bye_requests_allowed(self) -> int:
+        """How many byes a player may ask for."""
+        if self.bye_requests_max is not None:
+            return self.bye_requests_max
+        return self.rounds // 2
 
     @property
     def time_control_label(self) -> str:

@@ -600,3 +600,28 @@ def test_a_forfeit_is_no_meeting_and_the_page_warns_only_after_a_hand_edit(
     assert any("have met already" in w for w in done.warnings)
     page = client.get(f"/tournaments/{tournament.slug}/rounds/2/").content.decode()
     assert ("Warning:" in page) == bool(done.warnings)
+
+
+def test_half_point_byes_are_capped_as_the_director_sets(make_tournament, club_with_members):
+    """Issue 25: three byes could be asked for in a three-round event."""
+    _, owner, players = club_with_members
+    tournament = make_tournament(register=4, format="swiss", rounds=3)
+    assert tournament.bye_requests_allowed == 1  # half the rounds, by default
+    services.bye_request(tournament=tournament, user=players[0], round_number=1, kind="H")
+    with pytest.raises(Conflict) as refused:
+        services.bye_request(tournament=tournament, user=players[0], round_number=2, kind="H")
+    assert refused.value.code == "too_many_byes"
+    assert "At most 1 half-point bye" in refused.value.detail
+    # an absence announced is never capped
+    services.bye_request(tournament=tournament, user=players[0], round_number=2, kind="Z")
+    services.tournament_update(
+        tournament=tournament, actor=owner, bye_requests_max=2, bye_requests_closed_rounds=1
+    )
+    tournament.refresh_from_db()
+    with pytest.raises(Conflict) as closed:
+        services.bye_request(tournament=tournament, user=players[1], round_number=3, kind="H")
+    assert closed.value.code == "bye_round_closed"
+    services.bye_request(tournament=tournament, user=players[1], round_number=1, kind="H")
+    services.bye_request(tournament=tournament, user=players[1], round_number=2, kind="H")
+    with pytest.raises(InvalidInput):
+        services.tournament_update(tournament=tournament, actor=owner, bye_requests_max=99)

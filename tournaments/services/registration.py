@@ -11,7 +11,7 @@ from datetime import datetime
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 from accounts.models import User
 from clubs.models import Membership
@@ -275,6 +275,32 @@ def entrant_add(
         return entrant
 
 
+def _check_half_point_bye_cap(tournament: Tournament, entrant: Entrant, round_number: int) -> None:
+    """The director's caps on half-point byes: how many, and none in the last rounds."""
+    closed_from = tournament.rounds - tournament.bye_requests_closed_rounds + 1
+    if round_number >= closed_from:
+        raise Conflict(
+            ngettext(
+                "No half-point bye may be asked for in the last round.",
+                "No half-point bye may be asked for in the last %(count)s rounds.",
+                tournament.bye_requests_closed_rounds,
+            )
+            % {"count": tournament.bye_requests_closed_rounds},
+            code="bye_round_closed",
+        )
+    asked = ByeRequest.objects.filter(entrant=entrant, kind="H").exclude(round_number=round_number)
+    if asked.count() >= tournament.bye_requests_allowed:
+        raise Conflict(
+            ngettext(
+                "At most %(count)s half-point bye may be asked for in this event.",
+                "At most %(count)s half-point byes may be asked for in this event.",
+                tournament.bye_requests_allowed,
+            )
+            % {"count": tournament.bye_requests_allowed},
+            code="too_many_byes",
+        )
+
+
 def bye_request(
     *, tournament: Tournament, user: User, round_number: int, kind: str = "H"
 ) -> ByeRequest:
@@ -305,6 +331,8 @@ def bye_request(
                 % {"round_number": round_number},
                 code="round_paired",
             )
+        if kind == "H":  # half a point without playing: capped (an absence, Z, never is)
+            _check_half_point_bye_cap(tournament, entrant, round_number)
         request, created = ByeRequest.objects.get_or_create(
             entrant=entrant, round_number=round_number, defaults={"kind": kind}
         )

@@ -43,6 +43,8 @@ SETTINGS_FIELDS = (
     "chat_enabled",
     "tiebreaks",
     "bye_points",
+    "bye_requests_max",
+    "bye_requests_closed_rounds",
     "schedule",
 )
 
@@ -76,6 +78,9 @@ def _validate_settings(fields: dict) -> dict:
             )
         if len(set(fields["tiebreaks"])) != len(fields["tiebreaks"]):
             raise InvalidInput(gettext("A tie-break appears twice in the order."))
+    for cap in ("bye_requests_max", "bye_requests_closed_rounds"):
+        if fields.get(cap) is not None and not 0 <= int(fields[cap]) <= 30:
+            raise InvalidInput(gettext("%(cap)s is a number of rounds, 0 to 30.") % {"cap": cap})
     if "first_move_seconds" in fields and not 10 <= int(fields["first_move_seconds"]) <= 3600:
         raise InvalidInput(gettext("The time for a first move is 10 to 3600 seconds."))
     if "bye_points" in fields:

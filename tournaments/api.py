@@ -91,6 +91,8 @@ class TournamentSerializer(StrictModelSerializer):
             "increment_seconds": {"min_value": 0, "max_value": 600},
             "marbles_to_win": {"min_value": 1, "max_value": 6},
             "max_players": {"min_value": 2},
+            "bye_requests_max": {"min_value": 0, "max_value": 30},
+            "bye_requests_closed_rounds": {"min_value": 0, "max_value": 30},
         }
 
 

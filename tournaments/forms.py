@@ -11,6 +11,7 @@ from games.option_fields import (
 )
 from games.options import CUSTOM, custom_start
 from tournaments.models import Board, Tournament, default_tiebreaks
+from tournaments.services.setup import FIXED_ONCE_STARTED
 
 TIEBREAK_CHOICES = [
     ("buchholz_cut1", _("Buchholz cut-1")),
@@ -131,19 +132,10 @@ class TournamentForm(forms.Form):
         help_text=_("how many of the last rounds allow none"),
     )
 
-    #: The form's fields for the settings fixed once the event has started
-    #: (``services.setup.FIXED_ONCE_STARTED``).
-    FIXED_ONCE_STARTED = (
-        "format",
-        "pairing_rules",
-        "rounds",
-        "base_minutes",
-        "increment_seconds",
-        "marbles_to_win",
-        "start_position",
-        "custom_position",
-        "play_mode",
-        "bye_points",
+    #: The form's fields for the settings fixed once the event has started (the service's,
+    #: the base time in minutes here).
+    FIXED_ONCE_STARTED = tuple(
+        "base_minutes" if name == "base_seconds" else name for name in FIXED_ONCE_STARTED
     )
 
     def __init__(self, *args, started: bool = False, **kwargs):

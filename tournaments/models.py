@@ -408,3 +408,9 @@ class AuditEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament}: {self.get_what_display()} by {self.actor}"
+
+    @staticmethod
+    def board_edit_prefix(round_number: int) -> str:
+        """How a board edit's detail begins (written by ``services.boards``, looked for by
+        ``selectors.round_hand_edited``)."""
+        return f"Round {round_number}, board "

@@ -310,7 +310,7 @@ def round_hand_edited(round_: Round) -> bool:
     return AuditEntry.objects.filter(
         tournament_id=round_.tournament_id,
         what=AuditEntry.What.BOARD_EDITED,
-        detail__startswith=f"Round {round_.number}, board ",
+        detail__startswith=AuditEntry.board_edit_prefix(round_.number),
         at__gte=round_.paired_at,
     ).exists()
 

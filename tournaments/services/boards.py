@@ -85,7 +85,8 @@ def board_pairing_edit(
             AuditEntry.What.BOARD_EDITED,
             " ".join(
                 [
-                    f"Round {round_.number}, board {edited.number}: {black.user.username} – "
+                    f"{AuditEntry.board_edit_prefix(round_.number)}{edited.number}: "
+                    f"{black.user.username} – "
                     f"{white_name}.",
                     *seating.notes,
                 ]

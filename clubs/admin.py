@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from .models import Club, JoinRequest, Membership
+from .models import Club, GuestPlayer, JoinRequest, Membership
 
 
 class MembershipInline(admin.TabularInline):
@@ -30,3 +30,10 @@ class JoinRequestAdmin(admin.ModelAdmin):
     list_display = ("club", "user", "status", "created_at", "decided_by", "admins_notified_at")
     list_filter = ("status",)
     raw_id_fields = ("user", "club", "decided_by")
+
+
+@admin.register(GuestPlayer)
+class GuestPlayerAdmin(admin.ModelAdmin):
+    list_display = ("user", "club", "email", "created_at", "claimed_by", "claimed_at")
+    search_fields = ("user__display_name", "user__username", "club__name", "email")
+    raw_id_fields = ("user", "club", "claimed_by")

@@ -98,3 +98,31 @@ class JoinRequest(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} → {self.club} ({self.status})"
+
+
+class GuestPlayer(models.Model):
+    """A player without an account whom a club's events list (an entry list pasted or uploaded,
+    a TRF imported): an inactive account nobody can log in as, kept by the club so that its
+    next event finds the same guest, until a real account claims it
+    (``tournaments.services.entries.guest_claim``) and takes over its entries."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="guests")
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="guest_of"
+    )
+    email = models.EmailField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    claimed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="claimed_guests",
+    )
+    claimed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["club", "user__display_name"]
+
+    def __str__(self) -> str:
+        return f"{self.user.shown_name} (guest of {self.club})"

@@ -47,6 +47,37 @@ class UsernameInput(StrictSerializer):
     username = _username()
 
 
+class ArbiterInput(UsernameInput):
+    role = serializers.ChoiceField(
+        choices=["chief", "deputy"],
+        required=False,
+        default="deputy",
+        help_text="chief arbiter (one per event; the one before becomes a deputy) or deputy",
+    )
+
+
+class EntryListInput(StrictSerializer):
+    players = serializers.CharField(
+        max_length=200_000,
+        trim_whitespace=False,
+        help_text="CSV (a header row naming the columns: name, rating, federation, title, "
+        "birth year, club, e-mail, sex, username) or one player a line (name, rating, "
+        "federation, title, birth year, club, e-mail); commas, semicolons or tabs",
+    )
+    late_bye = serializers.ChoiceField(
+        choices=["H", "Z"],
+        required=False,
+        default="Z",
+        help_text="for the rounds already played (default Z)",
+    )
+    override = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="enter them although the event's entry rules say no (guests or non-members "
+        "in a members-only event, more than the maximum); the audit trail records it",
+    )
+
+
 class WithdrawInput(StrictSerializer):
     username = _username(
         required=False, allow_blank=True, help_text="a director withdrawing someone; else you"
@@ -236,11 +267,18 @@ def _readmit(call: _Call) -> Outcome:
 
 def _appoint_arbiter(call: _Call) -> Outcome:
     target = call.player("username")
-    services.arbiter_appoint(tournament=call.tournament, actor=call.actor, user=target)
+    role = call.data.get("role") or "deputy"
+    services.arbiter_appoint(tournament=call.tournament, actor=call.actor, user=target, role=role)
+    message = (
+        _(
+            "%(username)s is the chief arbiter of %(name)s: they may pair, enter and correct results."
+        )
+        if role == "chief"
+        else _("%(username)s is an arbiter of %(name)s: they may pair, enter and correct results.")
+    )
     return Outcome(
-        _("%(username)s is an arbiter of %(name)s: they may pair, enter and correct results.")
-        % {"username": target.username, "name": call.tournament.name},
-        {"arbiter": target.username},
+        message % {"username": target.username, "name": call.tournament.name},
+        {"arbiter": target.username, "role": role},
         status=201,
         page="players/",
     )
@@ -254,6 +292,24 @@ def _remove_arbiter(call: _Call) -> Outcome:
         % {"username": target.username, "name": call.tournament.name},
         {"removed": target.username},
         page="players/",
+    )
+
+
+def _enter_list(call: _Call) -> Outcome:
+    done = services.entries_import(
+        tournament=call.tournament,
+        actor=call.actor,
+        text=call.data["players"],
+        late_bye=call.data.get("late_bye") or "Z",
+        override=bool(call.data.get("override")),
+        now=call.now,
+    )
+    return Outcome(
+        done.summary(),
+        {"added": done.added, "skipped": done.skipped},
+        status=201,
+        page="players/",
+        warnings=done.skipped,
     )
 
 
@@ -439,7 +495,8 @@ INPUTS: dict[str, type[serializers.Serializer]] = {
     "register": NoInput,
     "withdraw": WithdrawInput,
     "readmit": UsernameInput,
-    "appoint-arbiter": UsernameInput,
+    "appoint-arbiter": ArbiterInput,
+    "enter-list": EntryListInput,
     "remove-arbiter": UsernameInput,
     "add-player": AddPlayerInput,
     "bye": ByeInput,
@@ -463,6 +520,7 @@ STATUSES: dict[str, tuple[int, ...]] = {
     "grant-bye": (201,),
     "forbid": (201,),
     "appoint-arbiter": (201,),
+    "enter-list": (201,),
     "start": (201, 202),
     "pair-next": (201, 202),
 }
@@ -477,6 +535,7 @@ ACTIONS: dict[str, Callable[[_Call], Outcome]] = {
     "readmit": _readmit,
     "appoint-arbiter": _appoint_arbiter,
     "remove-arbiter": _remove_arbiter,
+    "enter-list": _enter_list,
     "add-player": _add_player,
     "bye": _bye,
     "grant-bye": _grant_bye,

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from zoneinfo import available_timezones
+
 from django.http import HttpResponse
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django_countries.serializer_fields import CountryField
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import permissions, serializers, status
@@ -42,7 +45,7 @@ class TiebreakOrder(serializers.ListField):
     {
         "type": "array",
         "items": {"anyOf": [{"type": "string", "format": "date-time"}, {"enum": [""]}]},
-        "description": "one start per round: an ISO date-time, or blank (not scheduled)",
+        "description": "one start per round: an ISO date-time (without an offset: UTC), or blank (not scheduled)",
     }
 )
 class Schedule(serializers.ListField):
@@ -62,6 +65,18 @@ class TournamentSerializer(StrictModelSerializer):
     name = TextField(min_length=3, max_length=100)
     tiebreaks = TiebreakOrder(required=False)
     schedule = Schedule(required=False)
+    country = CountryField(
+        required=False,
+        allow_blank=True,
+        help_text="where the event is played: ISO 3166 code (BE), or blank; TRF 032 gives its "
+        "federation",
+    )
+    time_zone = serializers.ChoiceField(
+        choices=[""] + sorted(available_timezones()),
+        required=False,
+        allow_blank=True,
+        help_text="the event's time zone (IANA name, Europe/Brussels); blank: the site's",
+    )
     bye_points = serializers.ChoiceField(
         choices=["0", "0.0", "0.5", "1", "1.0"],
         required=False,
@@ -93,6 +108,8 @@ class TournamentSerializer(StrictModelSerializer):
             "max_players": {"min_value": 2},
             "bye_requests_max": {"min_value": 0, "max_value": 30},
             "bye_requests_closed_rounds": {"min_value": 0, "max_value": 30},
+            "venue": {"max_length": 200},
+            "city": {"max_length": 80},
         }
 
 
@@ -103,15 +120,25 @@ class TournamentCreateSerializer(TournamentSerializer):
         fields = [*TournamentSerializer.Meta.fields, "club_slug"]
 
 
-class EntrantRow(serializers.Serializer):
+class Identity(serializers.Serializer):
+    name = serializers.CharField(help_text="the name shown: display name, else username")
+    title = serializers.CharField(help_text="as the director entered it (blank: none)")
+    federation = serializers.CharField(help_text="three letters (BEL), blank if unknown")
+
+
+class EntrantRow(Identity):
     number = serializers.IntegerField(allow_null=True, help_text="pairing number, once started")
     username = serializers.CharField()
+    guest = serializers.BooleanField(help_text="a player without an account (kept by the club)")
+    birth_year = serializers.IntegerField(allow_null=True)
+    sex = serializers.CharField(help_text="m, w or blank")
+    club = serializers.CharField(help_text="the club they play for, as entered")
     rating = serializers.IntegerField(help_text="rating when the event began")
     status = serializers.ChoiceField(choices=Entrant.Status.choices)
     first_round = serializers.IntegerField()
 
 
-class StandingRow(serializers.Serializer):
+class StandingRow(Identity):
     rank = serializers.IntegerField()
     number = serializers.IntegerField()
     username = serializers.CharField()
@@ -124,7 +151,7 @@ class StandingRow(serializers.Serializer):
     withdrawn = serializers.BooleanField()
 
 
-class CrosstableRow(serializers.Serializer):
+class CrosstableRow(Identity):
     rank = serializers.IntegerField(allow_null=True)
     number = serializers.IntegerField()
     username = serializers.CharField()
@@ -221,6 +248,13 @@ class TournamentReadView(APIView):
                         {
                             "number": e.pairing_number,
                             "username": e.user.username,
+                            "name": e.name,
+                            "title": e.title,
+                            "federation": e.federation,
+                            "guest": not e.user.is_active,
+                            "birth_year": e.birth_year,
+                            "sex": e.sex,
+                            "club": e.represents,
                             "rating": e.rating,
                             "status": e.status,
                             "first_round": e.first_round,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import csv
 import io
-from datetime import date
+from datetime import date, datetime
 
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -17,9 +17,10 @@ from core.errors import NotFound
 from games.models import Game
 from games.records import records_stream
 from tournaments import history, selectors
+from tournaments.identity import federation_of_country
 from tournaments.models import Arbiter, ByeRequest, Entrant, ForbiddenPair, Round, Tournament
 from tournaments.pairing import PairingPlayer, RoundEntry, write_trf
-from tournaments.pairing.trf import TrfBye, TrfHeader
+from tournaments.pairing.trf import TrfBye, TrfHeader, TrfIdentity
 from tournaments.tiebreaks import TIEBREAKS
 from tournaments.tiebreaks import crosstable as crosstable_rows
 
@@ -29,17 +30,30 @@ def standings_csv(tournament: Tournament) -> str:
     writer = csv.writer(out)
     order = [code for code in tournament.tiebreaks if code in TIEBREAKS]
     writer.writerow(
-        ["rank", "number", "player", "rating", "points", *[TIEBREAKS[code].short for code in order]]
+        [
+            "rank",
+            "number",
+            "title",
+            "player",
+            "federation",
+            "rating",
+            "points",
+            *[TIEBREAKS[code].short for code in order],
+            "username",
+        ]
     )
     for row in selectors.standings(tournament):
         writer.writerow(
             [
                 row["rank"],
                 row["number"],
-                row["username"],
+                row["title"],
+                row["name"],
+                row["federation"],
                 row["rating"],
                 f"{row['points_value']:g}",
                 *[f"{row['tiebreak_values'][code]:g}" for code in order],
+                row["username"],
             ]
         )
     return out.getvalue()
@@ -55,10 +69,13 @@ def crosstable_csv(tournament: Tournament) -> str:
     per_round = [
         f"R{n} {what}" for n in rounds for what in ("opponent", "colour", "result", "points")
     ]
-    writer.writerow(["rank", "number", "player", "rating", *per_round, "points"])
+    writer.writerow(
+        ["rank", "number", "title", "player", "federation", "rating", *per_round, "points"]
+    )
     if not tournament.current_round:
         return out.getvalue()
     ranks = {row["number"]: row["rank"] for row in selectors.standings(tournament)}
+    people = {e.pairing_number: e for e in selectors.entrants(tournament) if e.pairing_number}
     rows = crosstable_rows(selectors.standings_input(tournament))
     rows.sort(key=lambda row: (ranks.get(row.number) or 0, row.number))
     for row in rows:
@@ -79,7 +96,9 @@ def crosstable_csv(tournament: Tournament) -> str:
             [
                 ranks.get(row.number, ""),
                 row.number,
-                row.name,
+                people[row.number].title if row.number in people else "",
+                people[row.number].name if row.number in people else row.name,
+                people[row.number].federation if row.number in people else "",
                 row.rating,
                 *columns,
                 f"{row.points:g}",
@@ -108,44 +127,69 @@ def _time_control(tournament: Tournament) -> tuple[str, str]:
     return words, str(tournament.base_seconds)
 
 
-def _local_date(moment) -> date | None:
-    return timezone.localdate(moment) if moment is not None else None
+def _local_date(moment, tournament: Tournament) -> date | None:
+    """The day of ``moment`` where the event is played."""
+    if moment is None:
+        return None
+    if timezone.is_naive(moment):
+        return moment.date()
+    return timezone.localtime(moment, tournament.zone).date()
 
 
 def trf_header(tournament: Tournament) -> TrfHeader:
-    """The tournament section of the TRF: what Sumito knows, blank what it does not (the
-    federation; the club's place stands for the city). The chief arbiter is the first
-    arbiter appointed, the others are deputies; with no arbiter, the director who created
-    the event. A round's date is the day it started (or was paired)."""
-    arbiters = [
-        arbiter.user
-        for arbiter in Arbiter.objects.filter(tournament=tournament)
+    """The tournament section of the TRF: what Sumito knows, blank what it does not. The city
+    is the event's, else the club's place; the federation the event's country's. The dates are
+    the announced ones, else the days it started and finished. The chief arbiter is the one
+    appointed chief, else the first arbiter appointed, the others deputies; with no arbiter,
+    the director who created the event. A round's date is the day it started (or was paired),
+    else the day the schedule gives it."""
+    arbiters = list(
+        Arbiter.objects.filter(tournament=tournament)
         .select_related("user")
         .order_by("appointed_at", "pk")
-    ]
-    chief, *deputies = arbiters or [tournament.created_by]
+    )
+    arbiters.sort(key=lambda arbiter: arbiter.role != Arbiter.Role.CHIEF)
+    chief, *deputies = [arbiter.user for arbiter in arbiters] or [tournament.created_by]
     words, code = _time_control(tournament)
     rounds = {r.number: r for r in tournament.round_set.all()}
-    round_dates = tuple(
-        _local_date(rounds[n].started_at or rounds[n].paired_at) if n in rounds else None
-        for n in range(1, tournament.current_round + 1)
-    )
+    schedule = tournament.schedule or []
+
+    def round_date(number: int) -> date | None:
+        round_ = rounds.get(number)
+        if round_ is not None and (round_.started_at or round_.paired_at):
+            return _local_date(round_.started_at or round_.paired_at, tournament)
+        if number <= len(schedule) and schedule[number - 1]:
+            return _local_date(datetime.fromisoformat(schedule[number - 1]), tournament)
+        return None
+
+    last = max(tournament.current_round, len([when for when in schedule if when]))
     system = ""
     if tournament.format == Tournament.Format.SWISS:
         system = DUTCH_TRF_CODES.get(getattr(tournament, "pairing_rules", ""), "FIDE_DUTCH")
     return TrfHeader(
-        city=tournament.club.location,
-        start_date=_local_date(tournament.started_at),
-        end_date=_local_date(tournament.finished_at),
+        city=tournament.city or tournament.club.location,
+        federation=federation_of_country(tournament.country),
+        start_date=tournament.starts_on or _local_date(tournament.started_at, tournament),
+        end_date=tournament.ends_on or _local_date(tournament.finished_at, tournament),
         tournament_type=(
             f"{tournament.get_format_display()}, {tournament.get_play_mode_display().lower()}"
         ),
         chief_arbiter=_person(chief),
         deputy_arbiters=tuple(_person(user) for user in deputies),
         time_control=words,
-        round_dates=round_dates,
+        round_dates=tuple(round_date(n) for n in range(1, min(last, tournament.rounds) + 1)),
         system=system,
         encoded_time_control=code,
+    )
+
+
+def identity(entrant: Entrant) -> TrfIdentity:
+    """The entrant's ``001`` columns besides name and rating."""
+    return TrfIdentity(
+        sex=entrant.sex,
+        title=entrant.title,
+        federation=entrant.federation,
+        birth=str(entrant.birth_year) if entrant.birth_year else "",
     )
 
 
@@ -212,6 +256,7 @@ def trf(tournament: Tournament) -> str:
         forbidden_pairs=forbidden,
         header=trf_header(tournament),
         requested_byes=byes,
+        identities={entrant.pairing_number: identity(entrant) for entrant in people},
     )
 
 

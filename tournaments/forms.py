@@ -1,5 +1,9 @@
+from datetime import datetime
+from zoneinfo import available_timezones
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
+from django_countries import countries
 
 from core.errors import ServiceError
 from games.option_fields import (
@@ -131,6 +135,38 @@ class TournamentForm(forms.Form):
         label=_("No half-point byes in the last rounds"),
         help_text=_("how many of the last rounds allow none"),
     )
+    starts_on = forms.DateField(
+        required=False,
+        label=_("First day"),
+        widget=forms.DateInput(attrs={"type": "date"}),
+    )
+    ends_on = forms.DateField(
+        required=False,
+        label=_("Last day"),
+        widget=forms.DateInput(attrs={"type": "date"}),
+    )
+    venue = forms.CharField(
+        required=False,
+        max_length=200,
+        label=_("Venue"),
+        help_text=_("the hall and its address, as players should find it"),
+    )
+    city = forms.CharField(required=False, max_length=80, label=_("City"))
+    country = forms.ChoiceField(required=False, label=_("Country"))
+    time_zone = forms.ChoiceField(
+        required=False,
+        label=_("Time zone"),
+        help_text=_("round times are entered and shown in it"),
+    )
+    schedule = forms.CharField(
+        required=False,
+        label=_("Round times"),
+        widget=forms.Textarea(attrs={"rows": 3, "placeholder": "2026-12-05 10:00"}),
+        help_text=_(
+            "one line per round, from round 1: date and time (YYYY-MM-DD HH:MM) in the "
+            "event's time zone; with rounds starting at scheduled times, each round starts then"
+        ),
+    )
 
     #: The form's fields for the settings fixed once the event has started (the service's,
     #: the base time in minutes here).
@@ -141,6 +177,10 @@ class TournamentForm(forms.Form):
     def __init__(self, *args, started: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
         self.started = started
+        self.fields["country"].choices = [("", "—"), *countries]
+        self.fields["time_zone"].choices = [("", _("the site's (UTC)"))] + [
+            (zone, zone) for zone in sorted(available_timezones()) if "/" in zone or zone == "UTC"
+        ]
         if started:  # shown as they are, not sent, not changed
             for name in self.FIXED_ONCE_STARTED:
                 field = self.fields[name]
@@ -153,6 +193,23 @@ class TournamentForm(forms.Form):
                 label=_("Tie-break %(slot)s") % {"slot": slot},
                 help_text=TIEBREAK_HELP if slot == 1 else "",
             )
+
+    def clean_schedule(self) -> list[str]:
+        """The round times, one a line, as ISO date-times without an offset (the service reads
+        them in the event's time zone)."""
+        times = []
+        for number, line in enumerate((self.cleaned_data.get("schedule") or "").splitlines(), 1):
+            line = " ".join(line.split())
+            if not line:
+                continue
+            try:
+                times.append(datetime.fromisoformat(line).replace(tzinfo=None).isoformat())
+            except ValueError:
+                raise forms.ValidationError(
+                    _("Line %(number)s, '%(line)s': write a date and time as 2026-12-05 10:00.")
+                    % {"number": number, "line": line}
+                ) from None
+        return times
 
     def clean(self):
         data = super().clean()
@@ -205,6 +262,14 @@ class TournamentForm(forms.Form):
         fields["bye_points"] = f"{tournament.bye_points.normalize():f}"
         for slot, code in enumerate(tournament.tiebreaks, start=1):
             fields[f"tiebreak_{slot}"] = code
+        fields["country"] = str(tournament.country or "")
+        fields["schedule"] = "\n".join(
+            datetime.fromisoformat(when).astimezone(tournament.zone).strftime("%Y-%m-%d %H:%M")
+            if datetime.fromisoformat(when).tzinfo
+            else datetime.fromisoformat(when).strftime("%Y-%m-%d %H:%M")
+            for when in tournament.schedule or []
+            if when
+        )
         return fields
 
 

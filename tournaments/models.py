@@ -1,8 +1,11 @@
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
+from django_countries.fields import CountryField
 
 from core.errors import engine_text
 from core.messages import Text
@@ -134,6 +137,14 @@ class Tournament(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # Where and when, as the director announces them (TRF 022, 032, 042, 052); the round times
+    # of ``schedule`` are entered and shown in ``time_zone`` (blank: the site's).
+    starts_on = models.DateField(null=True, blank=True)
+    ends_on = models.DateField(null=True, blank=True)
+    venue = models.CharField(max_length=200, blank=True)
+    city = models.CharField(max_length=80, blank=True)
+    country = CountryField(blank=True)
+    time_zone = models.CharField(max_length=64, blank=True)
 
     class Meta:
         ordering = ["-created_at"]
@@ -149,6 +160,14 @@ class Tournament(models.Model):
         return self.format != self.Format.SWISS
 
     @property
+    def zone(self) -> ZoneInfo:
+        """The event's time zone (its round times are entered and shown in it)."""
+        try:
+            return ZoneInfo(self.time_zone or settings.TIME_ZONE)
+        except (ZoneInfoNotFoundError, ValueError):
+            return ZoneInfo(settings.TIME_ZONE)
+
+    @property
     def bye_requests_allowed(self) -> int:
         """How many byes a player may ask for."""
         if self.bye_requests_max is not None:
@@ -162,7 +181,15 @@ class Tournament(models.Model):
 
 
 class Arbiter(models.Model):
+    """An arbiter of one event: they pair, enter and correct results, not change the club. The
+    chief arbiter (at most one) heads the TRF's ``102`` line, deputies its ``112`` lines."""
+
+    class Role(models.TextChoices):
+        CHIEF = "chief", _("Chief arbiter")
+        DEPUTY = "deputy", _("Deputy arbiter")
+
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="arbiters")
+    role = models.CharField(max_length=6, choices=Role.choices, default=Role.DEPUTY)
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="arbiter_of"
     )
@@ -173,7 +200,10 @@ class Arbiter(models.Model):
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["tournament", "user"], name="one_arbiter_role")
+            models.UniqueConstraint(fields=["tournament", "user"], name="one_arbiter_role"),
+            models.UniqueConstraint(
+                fields=["tournament"], condition=models.Q(role="chief"), name="one_chief_arbiter"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -199,6 +229,13 @@ class Entrant(models.Model):
     )
     withdrawn_from_round = models.PositiveSmallIntegerField(null=True, blank=True)
     registered_at = models.DateTimeField(auto_now_add=True)
+    # Who they are on the entry list (TRF 001: title, federation, birth date, sex), entered by
+    # the director or copied from the profile; ``represents`` is the club they play for.
+    title = models.CharField(max_length=3, blank=True)
+    federation = models.CharField(max_length=3, blank=True)
+    birth_year = models.PositiveSmallIntegerField(null=True, blank=True)
+    sex = models.CharField(max_length=1, blank=True, choices=[("m", _("Man")), ("w", _("Woman"))])
+    represents = models.CharField(max_length=80, blank=True)
 
     class Meta:
         ordering = ["tournament", "pairing_number", "-rating", "user__username"]
@@ -211,6 +248,16 @@ class Entrant(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} in {self.tournament}"
+
+    @property
+    def name(self) -> str:
+        """The name read on the event's pages: the display name, else the username."""
+        return self.user.shown_name
+
+    @property
+    def label(self) -> str:
+        """The name with the title before it (``GM Ann Smith``)."""
+        return f"{self.title} {self.name}" if self.title else self.name
 
 
 class ByeRequest(models.Model):
@@ -394,6 +441,7 @@ class AuditEntry(models.Model):
         BOARD_EDITED = "board_edited", _("Board edited")
         WITHDRAWN = "withdrawn", _("Player withdrawn by a director")
         ROUND_UNPAIRED = "round_unpaired", _("Round unpaired")
+        GUEST_CLAIMED = "guest_claimed", _("Guest player claimed by an account")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="audit")
     actor = models.ForeignKey(

@@ -3,12 +3,15 @@ found by what a user typed, boards, standings, crosstable, cards, pairing warnin
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from core.errors import NotFound
 from tournaments import history
 from tournaments.models import (
+    Arbiter,
     AuditEntry,
     Board,
     Entrant,
@@ -57,6 +60,27 @@ def entrant_for(tournament: Tournament, username: str) -> Entrant:
             % {"username": username, "name": tournament.name}
         )
     return entrant
+
+
+def round_times(tournament: Tournament) -> list[tuple[int, datetime]]:
+    """(round number, start) of each round the schedule times (a time without an offset is
+    read in the event's time zone)."""
+    times = []
+    for number, when in enumerate(tournament.schedule or [], start=1):
+        if not when or number > tournament.rounds:
+            continue
+        moment = datetime.fromisoformat(when)
+        if moment.tzinfo is None:
+            moment = moment.replace(tzinfo=tournament.zone)
+        times.append((number, moment))
+    return times
+
+
+def arbiters(tournament: Tournament) -> list[Arbiter]:
+    """The event's arbiters: the chief first, then the deputies as appointed."""
+    found = list(tournament.arbiters.select_related("user").order_by("appointed_at", "pk"))
+    found.sort(key=lambda arbiter: arbiter.role != Arbiter.Role.CHIEF)
+    return found
 
 
 def board_of(tournament: Tournament, board_id: int) -> Board:
@@ -204,11 +228,13 @@ def standings(tournament: Tournament) -> list[dict]:
         )
     )
     order = [code for code in tournament.tiebreaks if code in TIEBREAKS]
+    people = _by_number(tournament)
     return [
         {
             "rank": row.rank,
             "number": row.number,
             "username": row.name,
+            **_identity(people.get(row.number)),
             "rating": row.rating,
             "points": _points(row.points),
             "points_value": row.points,
@@ -220,6 +246,17 @@ def standings(tournament: Tournament) -> list[dict]:
     ]
 
 
+def _by_number(tournament: Tournament) -> dict[int, Entrant]:
+    return {e.pairing_number: e for e in entrants(tournament) if e.pairing_number}
+
+
+def _identity(entrant: Entrant | None) -> dict:
+    """How a player is named on the event's tables: their name, title and federation."""
+    if entrant is None:
+        return {"name": "", "title": "", "federation": ""}
+    return {"name": entrant.name, "title": entrant.title, "federation": entrant.federation}
+
+
 def _format(value: float) -> str:
     return f"{value:g}"
 
@@ -229,6 +266,7 @@ def crosstable(tournament: Tournament) -> list[dict]:
         return []
     data = standings_input(tournament)
     ranks = {row["number"]: row["rank"] for row in standings(tournament)}
+    people = _by_number(tournament)
     rows = []
     for row in crosstable_rows(data):
         cells = []
@@ -242,6 +280,7 @@ def crosstable(tournament: Tournament) -> list[dict]:
                 "rank": ranks.get(row.number),
                 "number": row.number,
                 "username": row.name,
+                **_identity(people.get(row.number)),
                 "rating": row.rating,
                 "points": _points(row.points),
                 "cells": cells,
@@ -280,6 +319,8 @@ def player_card(tournament: Tournament, entrant: Entrant) -> dict:
                 "round": game.round,
                 "colour": {"b": "Black", "w": "White"}.get(game.colour, ""),
                 "opponent": opponent.user.username if opponent else None,
+                "opponent_name": opponent.label if opponent else None,
+                "opponent_federation": opponent.federation if opponent else "",
                 "opponent_rating": opponent.rating if opponent else None,
                 "bye": SYMBOLS.get(game.result, game.result) if not opponent else "",
                 "result": SYMBOLS.get(game.result, game.result),
@@ -324,7 +365,7 @@ def pairing_warnings(tournament: Tournament, round_: Round) -> list[str]:
     difference beyond 2 in played games (C.04.1 f, e), except for topscorers in the last round
     (C.04.3 A.7: over 50% of the maximum score). Reported, not enforced."""
     entrants = list(Entrant.objects.filter(tournament=tournament).select_related("user"))
-    names = {e.pk: e.user.username for e in entrants}
+    names = {e.pk: e.label for e in entrants}
     past = history.histories(tournament, entrants, round_.number - 1)
     by_number = {e.pairing_number: e.pk for e in entrants}
     scoring = history.scoring_of(tournament)

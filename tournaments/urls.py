@@ -1,11 +1,17 @@
 from django.urls import path
 
-from tournaments import import_views, views
+from tournaments import guest_views, import_views, views
 
 urlpatterns = [
     path("", views.tournament_list, name="tournament-list"),
     path("new/<slug:club_slug>/", views.tournament_create, name="tournament-create"),
     path("import/<slug:club_slug>/", import_views.tournament_import, name="tournament-import"),
+    path("guests/<slug:club_slug>/", guest_views.club_guests, name="club-guests"),
+    path(
+        "guests/<slug:club_slug>/<str:username>/claim/",
+        guest_views.club_guest_claim,
+        name="club-guest-claim",
+    ),
     path("<slug:slug>/", views.tournament_detail, name="tournament-detail"),
     path("<slug:slug>/edit/", views.tournament_edit, name="tournament-edit"),
     path("<slug:slug>/players/", views.tournament_players, name="tournament-players"),

@@ -17,13 +17,14 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from clubs.models import Club
-from core.errors import ServiceError
+from core.errors import InvalidInput, ServiceError
 from ratings.selectors import ratings_being_updated
 from tournaments import actions, exports, selectors, services
 from tournaments.forms import AddPlayerForm, ResultForm, TournamentForm
 from tournaments.models import Entrant, Round, Tournament
 from tournaments.permissions import is_club_admin, is_director
 from tournaments.selectors import tournament_by_slug as _tournament
+from tournaments.services.entries import MAX_LIST_CHARS
 
 
 def _context(request, tournament: Tournament, **extra) -> dict:
@@ -108,6 +109,8 @@ def tournament_detail(request, slug: str):
             current_round=current,
             boards=selectors.round_boards(current) if current else [],
             standings=selectors.standings(tournament)[:10],
+            round_times=selectors.round_times(tournament),
+            arbiters=selectors.arbiters(tournament),
         ),
     )
 
@@ -121,7 +124,7 @@ def tournament_players(request, slug: str):
             request,
             tournament,
             entrants=selectors.entrants(tournament),
-            arbiters=tournament.arbiters.select_related("user").order_by("appointed_at"),
+            arbiters=selectors.arbiters(tournament),
             is_club_admin=is_club_admin(tournament.club, request.user),
             round_waiting=tournament.current_round
             if Round.objects.filter(
@@ -224,9 +227,14 @@ def tournament_export(request, slug: str, kind: str):
 def tournament_action(request, slug: str, action: str):
     tournament = _tournament(slug)
     back = tournament.get_absolute_url()
+    data = request.POST
     try:
+        upload = request.FILES.get("players_file")
+        if upload is not None:  # an entry list uploaded: its text is the list
+            data = data.copy()
+            data["players"] = uploaded_text(upload)
         outcome = actions.perform(
-            action, tournament=tournament, actor=request.user, data=request.POST, now=timezone.now()
+            action, tournament=tournament, actor=request.user, data=data, now=timezone.now()
         )
     except ServiceError as error:
         if error.status == 403:
@@ -239,6 +247,22 @@ def tournament_action(request, slug: str, action: str):
     for warning in outcome.warnings:
         messages.warning(request, _("Warning: %(warning)s") % {"warning": warning})
     return redirect(back + outcome.page)
+
+
+def uploaded_text(upload) -> str:
+    """An uploaded list's text: UTF-8 (with or without the mark spreadsheets write), else
+    Windows-1252 (Excel's CSV on many machines); refused over the list's size."""
+    if upload.size > MAX_LIST_CHARS:
+        raise InvalidInput(
+            _("The file has more than %(most)s bytes; enter the list in parts.")
+            % {"most": MAX_LIST_CHARS},
+            code="list_too_long",
+        )
+    raw = upload.read()
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return raw.decode("cp1252", errors="replace")
 
 
 def _came_from(request) -> str | None:

@@ -207,9 +207,21 @@ def test_director_runs_an_over_the_board_round_robin(new_page, make_player, log_
     assert download.suggested_filename == f"{slug}-standings.csv"
     with open(download.path(), newline="", encoding="utf-8") as handle:
         lines = list(csv.reader(handle))
-    assert lines[0] == ["rank", "number", "player", "rating", "points", "SB", "DE", "KS"]
-    assert {line[2]: float(line[4]) for line in lines[1:]} == expected
-    assert [line[2] for line in lines[1:]] == [
+    assert lines[0] == [
+        "rank",
+        "number",
+        "title",
+        "player",
+        "federation",
+        "rating",
+        "points",
+        "SB",
+        "DE",
+        "KS",
+        "username",
+    ]
+    assert {line[3]: float(line[6]) for line in lines[1:]} == expected
+    assert [line[3] for line in lines[1:]] == [
         row[2] for row in table_rows(td, "table.standings tbody tr")
     ]
 

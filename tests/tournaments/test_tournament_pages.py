@@ -49,14 +49,20 @@ def test_public_pages_render(client, running):
 def test_exports(client, running):
     slug = running.slug
     csv_text = client.get(reverse("tournament-export", args=[slug, "standings.csv"])).content
-    assert csv_text.decode().splitlines()[0].startswith("rank,number,player,rating,points")
+    assert (
+        csv_text.decode()
+        .splitlines()[0]
+        .startswith("rank,number,title,player,federation,rating,points")
+    )
     assert len(csv_text.decode().splitlines()) == 9
     cross = client.get(reverse("tournament-export", args=[slug, "crosstable.csv"])).content
     rows = list(csv.reader(io.StringIO(cross.decode())))
-    assert rows[0][:8] == [
+    assert rows[0][:10] == [
         "rank",
         "number",
+        "title",
         "player",
+        "federation",
         "rating",
         "R1 opponent",
         "R1 colour",
@@ -65,10 +71,10 @@ def test_exports(client, running):
     ]
     for row in rows[1:]:  # numbers a spreadsheet reads: decimal points, no ½ and no −
         float(row[-1])
-        assert all(float(p) in (0, 0.5, 1) for p in row[7:-1:4] if p)
+        assert all(float(p) in (0, 0.5, 1) for p in row[9:-1:4] if p)
         assert not any("½" in cell or "−" in cell for cell in row)
     assert sum(float(row[-1]) for row in rows[1:]) == sum(
-        float(p) for row in rows[1:] for p in row[7:-1:4] if p
+        float(p) for row in rows[1:] for p in row[9:-1:4] if p
     )
     trf_file = client.get(reverse("tournament-export", args=[slug, "trf"]))
     assert trf_file["Content-Disposition"] == f'attachment; filename="{slug}.trf"'
@@ -501,4 +507,7 @@ def test_a_club_admin_appoints_an_arbiter_on_the_event_s_page_who_then_directs_i
         {"username": "arbi"},
         format="json",
     )
-    assert appointed.status_code == 201 and appointed.json() == {"arbiter": "arbi"}
+    assert appointed.status_code == 201 and appointed.json() == {
+        "arbiter": "arbi",
+        "role": "deputy",
+    }

@@ -4,11 +4,12 @@ extensions.  Pure Python, no Django.
 Public API:
 
 - :func:`write_trf` ``(tournament_name, players, *, total_rounds, scoring=Scoring(),
-  first_colour="b", rounds_played=None, forbidden_pairs=(), header=None, requested_byes=())
-  -> str``: TRF text, LF line ends;
+  first_colour="b", rounds_played=None, forbidden_pairs=(), header=None, requested_byes=(),
+  identities=None) -> str``: TRF text, LF line ends;
 - :func:`read_trf` ``(text) -> TrfTournament``: accepts LF, CRLF or CR line ends and a blank
   rank field (as Swiss-Manager and bbpPairings write them);
 - the value types :class:`TrfTournament`, :class:`TrfHeader` (the tournament section),
+  :class:`TrfIdentity` (a player's sex, title, federation, FIDE id and birth date columns),
   :class:`TrfBye` (a ``240`` record) and :class:`ForbiddenGroup` (a ``260`` record).
 
 Columns of a ``001`` player line (1-based, inclusive): pairing number 5-8, sex 10, title 11-13,
@@ -57,6 +58,7 @@ from tournaments.pairing.trf_model import (
     ForbiddenGroup,
     TrfBye,
     TrfHeader,
+    TrfIdentity,
     TrfTournament,
     last_paired_round,
 )
@@ -70,6 +72,7 @@ __all__ = [
     "ForbiddenGroup",
     "TrfBye",
     "TrfHeader",
+    "TrfIdentity",
     "TrfTournament",
     "_xxs_line",
     "last_paired_round",

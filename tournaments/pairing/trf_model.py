@@ -50,6 +50,24 @@ class TrfHeader:
 
 
 @dataclass(frozen=True, slots=True)
+class TrfIdentity:
+    """Who a player is on their ``001`` line besides name and rating: sex (column 10, ``m`` or
+    ``w``), title (11-13), federation (54-56), FIDE id (58-68) and birth date (70-79, written
+    ``YYYY/MM/DD`` or just ``YYYY``). Empty: not given."""
+
+    sex: str = ""
+    title: str = ""
+    federation: str = ""
+    fide_id: str = ""
+    birth: str = ""
+
+    @property
+    def birth_year(self) -> int | None:
+        year = self.birth[:4]
+        return int(year) if year.isdigit() and int(year) > 0 else None
+
+
+@dataclass(frozen=True, slots=True)
 class TrfBye:
     """A bye asked for in advance (a ``240`` record): player ``number`` takes a bye of
     ``kind`` (``"F"``, ``"H"`` or ``"Z"``) in round ``round``."""
@@ -91,6 +109,8 @@ class TrfTournament:
     header: TrfHeader = field(default_factory=TrfHeader)
     requested_byes: tuple[TrfBye, ...] = ()
     forbidden_groups: tuple[ForbiddenGroup, ...] = ()
+    #: pairing number -> the player's identity columns, for the players that have any
+    identities: dict[int, TrfIdentity] = field(default_factory=dict)
 
     @property
     def next_round(self) -> int:

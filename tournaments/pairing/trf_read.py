@@ -23,6 +23,7 @@ from tournaments.pairing.trf_model import (
     ForbiddenGroup,
     TrfBye,
     TrfHeader,
+    TrfIdentity,
     TrfTournament,
     last_paired_round,
 )
@@ -188,6 +189,7 @@ class _Reader:
         self.points: dict[str, float] = {}
         self.pab_given = False
         self.players: list[tuple[int, str, int, list[RoundEntry]]] = []
+        self.identities: dict[int, TrfIdentity] = {}
 
     def read(self, line: str, line_number: int) -> None:
         code, content = line[:3], line[4:].strip()
@@ -294,6 +296,15 @@ class _Reader:
         rating = _parse_int(line[48:52], gettext_noop("rating"), line_number) or 0
         entries = _parse_rounds(line[ROUNDS_COLUMN:], number, line_number)
         self.players.append((number, line[14:47].strip(), rating, entries))
+        identity = TrfIdentity(
+            sex=line[9:10].strip().lower(),
+            title=line[10:13].strip(),
+            federation=line[53:56].strip().upper(),
+            fide_id=line[57:68].strip(),
+            birth=line[69:79].strip(),
+        )
+        if identity != TrfIdentity():
+            self.identities[number] = identity
 
     def numbers(self, words: list[str], line_number: int) -> list[int]:
         numbers = [_parse_int(word, gettext_noop("pairing number"), line_number) for word in words]
@@ -467,4 +478,5 @@ def read_trf(text: str) -> TrfTournament:
             )
         ),
         forbidden_groups=tuple(reader.groups),
+        identities=dict(reader.identities),
     )

@@ -18,6 +18,7 @@ from tournaments.pairing.trf_model import (
     ROUNDS_COLUMN,
     TrfBye,
     TrfHeader,
+    TrfIdentity,
     last_paired_round,
 )
 
@@ -38,6 +39,7 @@ def player_line(
     points_tenths: int,
     rank: int | None,
     entries: Sequence[RoundEntry],
+    identity: TrfIdentity = TrfIdentity(),  # noqa: B008 - frozen dataclass, safe as a default
 ) -> str:
     """One ``001`` line, columns as in the module docstring."""
     if not 1 <= number <= 9999:
@@ -47,18 +49,18 @@ def player_line(
         + " "
         + str(number).rjust(4)  # 5-8
         + " "
-        + " "  # 10 sex
-        + "   "  # 11-13 title
+        + (identity.sex[:1] or " ")  # 10 sex
+        + identity.title[:3].ljust(3)  # 11-13 title
         + " "
         + name[:33].ljust(33)  # 15-47
         + " "
         + (str(rating).rjust(4) if 0 < rating <= 9999 else "    ")  # 49-52
         + " "
-        + "   "  # 54-56 federation
+        + identity.federation[:3].ljust(3)  # 54-56 federation
         + " "
-        + " " * 11  # 58-68 FIDE id
+        + identity.fide_id[:11].rjust(11)  # 58-68 FIDE id
         + " "
-        + " " * 10  # 70-79 birth date
+        + identity.birth[:10].ljust(10)  # 70-79 birth date
         + " "
         + _format_points(points_tenths).rjust(4)  # 81-84
         + " "
@@ -142,6 +144,7 @@ def write_trf(
     forbidden_pairs: Iterable[tuple[int, int]] = (),
     header: TrfHeader | None = None,
     requested_byes: Iterable[TrfBye] = (),
+    identities: dict[int, TrfIdentity] | None = None,
 ) -> str:
     """The tournament as FIDE TRF-26 text (LF line ends, trailing newline), with the TRF-16
     extension lines beside the 2026 codes.
@@ -152,7 +155,8 @@ def write_trf(
     ``Z``) while that round is within ``total_rounds``, so that pairing programs skip them.
     The rank column holds the order by points, then pairing number.  ``forbidden_pairs`` hold
     for the whole event (``XXP`` and ``260`` for rounds 1..``total_rounds``);
-    ``requested_byes`` are written as ``240`` records.
+    ``requested_byes`` are written as ``240`` records; ``identities`` fill the players'
+    sex, title, federation, FIDE id and birth date columns.
     """
     if first_colour not in (BLACK, WHITE):
         raise PairingError("first_colour must be 'b' or 'w'")
@@ -181,7 +185,13 @@ def write_trf(
     for player, entries, tenths in rows:
         lines.append(
             player_line(
-                player.number, player.name, player.rating, tenths, rank[player.number], entries
+                player.number,
+                player.name,
+                player.rating,
+                tenths,
+                rank[player.number],
+                entries,
+                (identities or {}).get(player.number, TrfIdentity()),
             )
         )
     byes: dict[tuple[int, str], list[int]] = {}

@@ -2,6 +2,8 @@
 
 - :mod:`.setup` -- ``tournament_create``, ``tournament_update`` (settings), ``arbiter_appoint``,
   ``arbiter_remove``;
+- :mod:`.entries` -- ``entries_import`` (a pasted or uploaded entry list, guests for players
+  without an account), ``guest_claim`` (a guest's entries handed to an account);
 - :mod:`.registration` -- ``tournament_register``, ``tournament_withdraw``, ``entrant_readmit``,
   ``entrant_add`` (late entries), ``bye_request``, ``forbid_pair``, ``forbid_pair_remove``;
 - :mod:`.rounds` -- ``tournament_start``, ``round_pair``, ``round_pair_by`` (a director),
@@ -23,6 +25,7 @@ recording a game's end are idempotent (a duplicated Celery delivery changes noth
 """
 
 from tournaments.services.boards import board_pairing_edit, bye_grant
+from tournaments.services.entries import EntriesImport, entries_import, guest_claim
 from tournaments.services.registration import (
     bye_request,
     entrant_add,
@@ -58,6 +61,9 @@ from tournaments.services.setup import (
 )
 
 __all__ = [
+    "EntriesImport",
+    "entries_import",
+    "guest_claim",
     "SETTINGS_FIELDS",
     "RecordImport",
     "arbiter_appoint",

@@ -17,6 +17,7 @@ from accounts.models import User
 from clubs.models import Membership
 from core.errors import Conflict, InvalidInput, NotAllowed, NotFound, Unprocessable
 from ratings.selectors import rating_for_tournament
+from tournaments.identity import federation_of_country
 from tournaments.models import (
     AuditEntry,
     Board,
@@ -91,9 +92,7 @@ def tournament_register(*, tournament: Tournament, user: User, now: datetime) ->
                 code="already_registered",
             )
         _check_can_enter(tournament, user)
-        return Entrant.objects.create(
-            tournament=tournament, user=user, rating=rating_for_tournament(user, tournament)
-        )
+        return enter_locked(tournament, user)
 
 
 def tournament_withdraw(
@@ -255,24 +254,44 @@ def entrant_add(
                 % {"username": user.username, "problems": "; ".join(problems)},
                 now,
             )
-        entrant = Entrant(
-            tournament=tournament,
-            user=user,
-            rating=rating_for_tournament(user, tournament),
-            late_bye=late_bye,
+        return enter_locked(tournament, user, late_bye=late_bye)
+
+
+def profile_identity(user: User) -> dict:
+    """What an entry copies from the player's profile: the federation of their country."""
+    return {"federation": federation_of_country(user.country)}
+
+
+def enter_locked(
+    tournament: Tournament,
+    user: User,
+    *,
+    late_bye: str = "Z",
+    rating: int | None = None,
+    identity: dict | None = None,
+) -> Entrant:
+    """``user``'s entry in ``tournament`` (locked by the caller, the rules checked): their
+    rating for the event unless given, their identity from the profile unless given; after the
+    start a late entry, paired from the next round with the next pairing number."""
+    entrant = Entrant(
+        tournament=tournament,
+        user=user,
+        rating=rating_for_tournament(user, tournament) if rating is None else rating,
+        late_bye=late_bye,
+        **(identity if identity is not None else profile_identity(user)),
+    )
+    if tournament.status == Tournament.Status.RUNNING:
+        paired = Round.objects.filter(tournament=tournament).count()
+        entrant.first_round = paired + 1
+        highest = (
+            Entrant.objects.filter(tournament=tournament)
+            .order_by("-pairing_number")
+            .values_list("pairing_number", flat=True)
+            .first()
         )
-        if tournament.status == Tournament.Status.RUNNING:
-            paired = Round.objects.filter(tournament=tournament).count()
-            entrant.first_round = paired + 1
-            highest = (
-                Entrant.objects.filter(tournament=tournament)
-                .order_by("-pairing_number")
-                .values_list("pairing_number", flat=True)
-                .first()
-            )
-            entrant.pairing_number = (highest or 0) + 1
-        entrant.save()
-        return entrant
+        entrant.pairing_number = (highest or 0) + 1
+    entrant.save()
+    return entrant
 
 
 def _check_half_point_bye_cap(tournament: Tournament, entrant: Entrant, round_number: int) -> None:

@@ -22,6 +22,7 @@ from core.jobs import enqueue
 from games import services as game_services
 from games.options import GameOptions
 from tournaments import draw, notify
+from tournaments.identity import initial_order_key
 from tournaments.models import AuditEntry, Board, Entrant, Round, Tournament
 from tournaments.pairing import PairingError, berger_rounds
 from tournaments.permissions import require_director
@@ -38,7 +39,8 @@ PAIRING_ERROR_LENGTH = 500
 
 
 def tournament_start(*, tournament: Tournament, actor: User | None, now: datetime) -> Round | None:
-    """Close registration, fix pairing numbers (rating, then name) and pair round 1.
+    """Close registration, fix pairing numbers (FIDE C.04.2's initial order: rating, title,
+    then name alphabetically) and pair round 1.
 
     Returns round 1, or None when the field is large and a background job pairs it.
     """
@@ -53,7 +55,7 @@ def tournament_start(*, tournament: Tournament, actor: User | None, now: datetim
             raise Conflict(
                 _("A tournament needs at least 2 players to start."), code="too_few_players"
             )
-        entrants.sort(key=lambda e: (-e.rating, e.user.username.lower()))
+        entrants.sort(key=lambda e: initial_order_key(e.rating, e.title, e.name))
         for number, entrant in enumerate(entrants, start=1):
             entrant.pairing_number = number
         Entrant.objects.bulk_update(entrants, ["pairing_number"])

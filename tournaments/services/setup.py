@@ -4,17 +4,20 @@ from __future__ import annotations
 
 from datetime import datetime
 from decimal import Decimal
+from zoneinfo import ZoneInfo, available_timezones
 
+from django.conf import settings as django_settings
 from django.db import transaction
 from django.utils.text import slugify
 from django.utils.translation import gettext
+from django_countries import countries
 
 from accounts.models import User
 from clubs.models import Club
 from core.errors import Conflict, InvalidInput, NotFound, Unprocessable
 from games.models import Game
 from games.options import CUSTOM, GameOptions, custom_start
-from tournaments.models import Arbiter, Tournament, default_tiebreaks
+from tournaments.models import Arbiter, Round, Tournament, default_tiebreaks
 from tournaments.permissions import require_club_admin, require_director
 from tournaments.services.common import locked
 from tournaments.tiebreaks import TIEBREAKS
@@ -46,6 +49,12 @@ SETTINGS_FIELDS = (
     "bye_requests_max",
     "bye_requests_closed_rounds",
     "schedule",
+    "starts_on",
+    "ends_on",
+    "venue",
+    "city",
+    "country",
+    "time_zone",
 )
 
 
@@ -108,6 +117,31 @@ def _validate_settings(fields: dict) -> dict:
             raise InvalidInput(
                 gettext("The schedule is a list of ISO date-times, one per round.")
             ) from error
+    if fields.get("time_zone") and fields["time_zone"] not in available_timezones():
+        raise InvalidInput(
+            gettext("'%(zone)s' is not a time zone (write it as Europe/Brussels).")
+            % {"zone": fields["time_zone"]},
+            code="bad_time_zone",
+        )
+    if fields.get("country") and fields["country"] not in dict(countries):
+        raise InvalidInput(
+            gettext("'%(country)s' is not a country code (two letters, as BE).")
+            % {"country": fields["country"]},
+            code="bad_country",
+        )
+    for text_field, most in (("venue", 200), ("city", 80)):
+        if text_field in fields:
+            fields[text_field] = " ".join((fields[text_field] or "").split())
+            if len(fields[text_field]) > most:
+                raise InvalidInput(
+                    gettext("%(field)s has at most %(most)s characters.")
+                    % {"field": text_field, "most": most}
+                )
+    starts, ends = fields.get("starts_on"), fields.get("ends_on")
+    if starts and ends and ends < starts:
+        raise Unprocessable(
+            gettext("The event must end on or after the day it starts."), code="event_dates"
+        )
     opens, closes = fields.get("registration_opens_at"), fields.get("registration_closes_at")
     if opens and closes and closes <= opens:
         raise Unprocessable(
@@ -164,6 +198,26 @@ def _validate_start(fields: dict, current: Tournament | None) -> dict:
     return fields
 
 
+def _schedule_in_zone(fields: dict, current: Tournament | None) -> dict:
+    """The schedule's times without a UTC offset read in the event's time zone (the one
+    ``fields`` set, else the event's, else the site's), each kept with its offset."""
+    if not fields.get("schedule"):
+        return fields
+    zone_name = fields.get("time_zone", current.time_zone if current else "")
+    zone = ZoneInfo(zone_name or django_settings.TIME_ZONE)
+    times = []
+    for when in fields["schedule"]:
+        if not when:
+            times.append("")
+            continue
+        moment = datetime.fromisoformat(when)
+        if moment.tzinfo is None:
+            moment = moment.replace(tzinfo=zone)
+        times.append(moment.isoformat())
+    fields["schedule"] = times
+    return fields
+
+
 def tournament_create(*, club: Club, actor: User, name: str, **fields) -> Tournament:
     require_club_admin(club, actor, gettext("create its tournaments"))
     unknown = set(fields) - set(SETTINGS_FIELDS)
@@ -172,6 +226,7 @@ def tournament_create(*, club: Club, actor: User, name: str, **fields) -> Tourna
             gettext("Unknown settings: %(sorted)s.") % {"sorted": ", ".join(sorted(unknown))}
         )
     fields = _validate_start(_validate_settings({"name": name, **fields}), None)
+    fields = _schedule_in_zone(fields, None)
     fields.setdefault("tiebreaks", default_tiebreaks(fields.get("format", "swiss")))
     base = slugify(f"{club.slug}-{fields['name']}")[:100] or "tournament"
     slug, suffix = base, 2
@@ -226,6 +281,7 @@ def tournament_update(*, tournament: Tournament, actor: User, **fields) -> Tourn
         tournament = locked(tournament)
         require_director(tournament, actor, gettext("change its settings"))
         fields = _validate_start(_validate_settings(fields), tournament)
+        fields = _schedule_in_zone(fields, tournament)
         if tournament.status != Tournament.Status.REGISTRATION:
             fields = _without_fixed_settings(tournament, fields)
         if (
@@ -237,6 +293,12 @@ def tournament_update(*, tournament: Tournament, actor: User, **fields) -> Tourn
         for key, value in fields.items():
             setattr(tournament, key, value)
         tournament.save(update_fields=list(fields) or None)
+        if "schedule" in fields:  # a round paired and not started keeps to the new times
+            for round_ in Round.objects.filter(tournament=tournament, status=Round.Status.PAIRED):
+                times = tournament.schedule or []
+                when = times[round_.number - 1] if round_.number <= len(times) else ""
+                round_.scheduled_at = datetime.fromisoformat(when) if when else None
+                round_.save(update_fields=["scheduled_at"])
         if "chat_enabled" in fields:  # the games in play follow at once
             Game.objects.filter(
                 tournament_board__round__tournament=tournament, status=Game.Status.STARTED
@@ -244,11 +306,34 @@ def tournament_update(*, tournament: Tournament, actor: User, **fields) -> Tourn
     return tournament
 
 
-def arbiter_appoint(*, tournament: Tournament, actor: User, user: User) -> Arbiter:
+def arbiter_appoint(
+    *, tournament: Tournament, actor: User, user: User, role: str = Arbiter.Role.DEPUTY
+) -> Arbiter:
+    """A club admin appoints ``user`` an arbiter of the event, chief or deputy (appointed
+    again, their role changes). A new chief arbiter makes the one before a deputy."""
     require_club_admin(tournament.club, actor, gettext("appoint arbiters"))
-    arbiter, _ = Arbiter.objects.get_or_create(
-        tournament=tournament, user=user, defaults={"appointed_by": actor}
-    )
+    if role not in Arbiter.Role.values:
+        raise InvalidInput(
+            gettext("role must be one of %(values)s.") % {"values": ", ".join(Arbiter.Role.values)}
+        )
+    if not user.is_active or user.is_guest:
+        raise InvalidInput(
+            gettext("%(username)s cannot log in, so cannot be an arbiter.")
+            % {"username": user.username},
+            code="not_an_account",
+        )
+    with transaction.atomic():
+        tournament = locked(tournament)
+        if role == Arbiter.Role.CHIEF:
+            Arbiter.objects.filter(tournament=tournament, role=Arbiter.Role.CHIEF).exclude(
+                user=user
+            ).update(role=Arbiter.Role.DEPUTY)
+        arbiter, created = Arbiter.objects.get_or_create(
+            tournament=tournament, user=user, defaults={"appointed_by": actor, "role": role}
+        )
+        if not created and arbiter.role != role:
+            arbiter.role = role
+            arbiter.save(update_fields=["role"])
     return arbiter
 
 

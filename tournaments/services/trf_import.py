@@ -9,8 +9,9 @@ transaction: a refusal (:class:`Unprocessable`, HTTP 422) leaves nothing behind.
 
 Players are matched to accounts by name: the TRF name ("Lastname, Firstname" or free text, or
 "Firstname Lastname" made from it) equal, ignoring case, to one account's username or display
-name. Everybody else becomes a guest: an inactive account with an unusable password (nobody
-can log in as it until an admin activates it), its display name the TRF name.
+name. Everybody else becomes a guest player of the club (``entries.guest_create``: an inactive
+account nobody can log in as, its display name the TRF name), which an account may claim later.
+The players' title, federation, birth year and sex come from their ``001`` columns.
 """
 
 from __future__ import annotations
@@ -21,7 +22,6 @@ from datetime import date, datetime, time
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
-from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from accounts.models import User
@@ -29,11 +29,13 @@ from clubs.models import Club
 from core.errors import InvalidInput, Unprocessable, engine_text
 from core.messages import Text, gettext_noop
 from tournaments.history import BOARD_RESULT_TRF_CODES
+from tournaments.identity import country_of_federation
 from tournaments.models import Board, ByeRequest, Entrant, ForbiddenPair, Round, Tournament
 from tournaments.pairing import PairingError, PairingPlayer, RoundEntry, read_trf
 from tournaments.pairing.model import score_before, validate_histories
-from tournaments.pairing.trf import DUTCH_CODES, TrfTournament
+from tournaments.pairing.trf import DUTCH_CODES, TrfIdentity, TrfTournament
 from tournaments.permissions import require_club_admin
+from tournaments.services.entries import guest_create, name_variants
 from tournaments.services.setup import tournament_create
 
 #: Bytes a TRF file may have (300 players over 30 rounds is about 120 kB).
@@ -234,21 +236,10 @@ def _game(entry: RoundEntry, player: PairingPlayer, mirror: RoundEntry | None) -
     return PlannedBoard(black, white, result=result)
 
 
-def _name_variants(name: str) -> list[str]:
-    """The TRF name as written (spaces tidied), and "Firstname Lastname" from "Lastname,
-    Firstname"."""
-    name = " ".join(name.split())
-    variants = [name]
-    last, comma, first = name.partition(",")
-    if comma and first.strip():
-        variants.append(f"{first.strip()} {last.strip()}")
-    return [v for v in variants if v]
-
-
 def match_account(name: str, taken: set[int]) -> User | None:
     """The one account whose username, else display name, is the TRF name (either order),
     ignoring case; None when there is none, or more than one, or it is taken already."""
-    variants = _name_variants(name)
+    variants = name_variants(name)
     if not variants:
         return None
     for lookup in ("username__iexact", "display_name__iexact"):
@@ -261,22 +252,6 @@ def match_account(name: str, taken: set[int]) -> User | None:
         if found:
             return None  # ambiguous: a guest, and the director sorts it out
     return None
-
-
-def guest_create(name: str) -> User:
-    """An inactive account with an unusable password for a player of an imported event; its
-    username comes from the name (made unique), its display name is the name."""
-    variants = _name_variants(name)
-    base = slugify(variants[-1] if variants else "")[:26].strip("-_") or "guest"
-    if len(base) < 2:
-        base = f"guest-{base}"
-    username, suffix = base, 2
-    while User.objects.filter(username__iexact=username).exists():
-        username, suffix = f"{base[:26]}-{suffix}", suffix + 1
-    user = User(username=username, display_name=" ".join(name.split())[:60], is_active=False)
-    user.set_unusable_password()
-    user.save()
-    return user
 
 
 def _moment(day: date | None, now: datetime) -> datetime:
@@ -318,7 +293,17 @@ def _create(club: Club, actor: User, event: TrfTournament, total: int) -> Tourna
         "rated": False,
         "bye_points": event.scoring.pab,
         "description": _description(event),
+        "starts_on": event.header.start_date,
+        "ends_on": event.header.end_date,
+        "city": event.header.city[:80],
+        "country": country_of_federation(event.header.federation),
     }
+    if (
+        settings["starts_on"]
+        and settings["ends_on"]
+        and settings["ends_on"] < settings["starts_on"]
+    ):
+        settings["ends_on"] = None
     clock = _time_control(event.header.encoded_time_control)
     try:
         return tournament_create(club=club, actor=actor, name=name, **settings, **clock)
@@ -349,15 +334,20 @@ def tournament_import_trf(*, club: Club, actor: User, text: str, now: datetime) 
             if user is not None:
                 matched.append(f"{player.name} → {user.username}")
             else:
-                user = guest_create(player.name or f"Player {player.number}")
+                user = guest_create(club, player.name or f"Player {player.number}")
                 guests.append(f"{player.name} → {user.username}")
             taken.add(user.pk)
+            identity = event.identities.get(player.number, TrfIdentity())
             entrants[player.number] = Entrant.objects.create(
                 tournament=tournament,
                 user=user,
                 rating=player.rating,
                 pairing_number=player.number,
                 first_round=plan.first_round[player.number],
+                title=identity.title,
+                federation=identity.federation,
+                birth_year=identity.birth_year,
+                sex=identity.sex if identity.sex in ("m", "w") else "",
             )
         _create_rounds(tournament, event, plan, entrants, now)
         notes += _create_future(tournament, event, entrants)

@@ -29,7 +29,7 @@ from core.errors import InvalidInput, NotFound
 from core.serializers import LARGEST_ID, StrictSerializer
 from ratings.selectors import ratings_being_updated
 from tournaments import selectors, services
-from tournaments.models import Board, Tournament
+from tournaments.models import Board, Entrant, Tournament
 from tournaments.templatetags.tournament_results import shown_result
 
 _USERNAME = {"max_length": 150, "help_text": "a player's username"}
@@ -172,6 +172,29 @@ class ResultsInput(StrictSerializer):
         }
 
 
+class BoardInput(StrictSerializer):
+    board = serializers.IntegerField(min_value=1, max_value=LARGEST_ID, help_text="board id")
+
+
+class ReportInput(BoardInput):
+    result = serializers.ChoiceField(
+        choices=["1-0", "0-1", "1/2-1/2"],
+        help_text="the game's result (a forfeit is the arbiter's)",
+    )
+    black_marbles = serializers.IntegerField(
+        required=False, allow_null=True, min_value=0, max_value=6
+    )
+    white_marbles = serializers.IntegerField(
+        required=False, allow_null=True, min_value=0, max_value=6
+    )
+
+
+class DisputeInput(BoardInput):
+    reason = serializers.CharField(
+        required=False, allow_blank=True, max_length=200, help_text="what you say happened"
+    )
+
+
 class EditBoardInput(StrictSerializer):
     board = serializers.IntegerField(min_value=1, max_value=LARGEST_ID, help_text="board id")
     black = _username()
@@ -200,7 +223,16 @@ class _Call:
     now: datetime
 
     def player(self, name: str) -> User:
-        return player_named(self.data[name])
+        """The player the field ``name`` names: one of the event's entrants (guest players
+        included, whom no other page finds), else an account of the site."""
+        entrant = (
+            Entrant.objects.filter(
+                tournament=self.tournament, user__username__iexact=(self.data[name] or "").strip()
+            )
+            .select_related("user")
+            .first()
+        )
+        return entrant.user if entrant is not None else player_named(self.data[name])
 
     def board(self) -> Board:
         return selectors.board_of(self.tournament, self.data["board"])
@@ -467,6 +499,53 @@ def _results(call: _Call) -> Outcome:
     )
 
 
+def _report_result(call: _Call) -> Outcome:
+    report = services.result_report(
+        board=call.board(),
+        actor=call.actor,
+        result=call.data["result"],
+        black_marbles=call.data.get("black_marbles"),
+        white_marbles=call.data.get("white_marbles"),
+        now=call.now,
+    )
+    board = report.board
+    messages = {
+        "reported": _("Board %(number)s: %(result)s reported; your opponent confirms it."),
+        "confirmed": _("Board %(number)s: %(result)s, as your opponent reported; it is entered."),
+        "disputed": _(
+            "Board %(number)s: your opponent reported another result; the arbiter decides."
+        ),
+    }
+    return Outcome(
+        messages[report.state] % {"number": board.number, "result": shown_result(report.result)},
+        {"board": board.pk, "state": report.state, "result": report.result},
+        status=201,
+        page=f"rounds/{board.round.number}/",
+    )
+
+
+def _confirm_result(call: _Call) -> Outcome:
+    board = services.result_confirm(board=call.board(), actor=call.actor, now=call.now)
+    return Outcome(
+        _("Board %(number)s: %(result)s confirmed and entered.")
+        % {"number": board.number, "result": shown_result(board.result)},
+        selectors.board_document(board),
+        page=f"rounds/{board.round.number}/",
+    )
+
+
+def _dispute_result(call: _Call) -> Outcome:
+    report = services.result_dispute(
+        board=call.board(), actor=call.actor, reason=call.data.get("reason", ""), now=call.now
+    )
+    return Outcome(
+        _("Board %(number)s: result disputed; the arbiter decides.")
+        % {"number": report.board.number},
+        {"board": report.board_id, "state": report.state},
+        page=f"rounds/{report.board.round.number}/",
+    )
+
+
 def _edit_board(call: _Call) -> Outcome:
     board = call.board()
     white = call.data.get("white")
@@ -510,6 +589,9 @@ INPUTS: dict[str, type[serializers.Serializer]] = {
     "result": ResultInput,
     "results": ResultsInput,
     "edit-board": EditBoardInput,
+    "report-result": ReportInput,
+    "confirm-result": BoardInput,
+    "dispute-result": DisputeInput,
 }
 #: The status of each action's success: 201 when it made something, 202 when a background job
 #: pairs the round.
@@ -521,13 +603,14 @@ STATUSES: dict[str, tuple[int, ...]] = {
     "forbid": (201,),
     "appoint-arbiter": (201,),
     "enter-list": (201,),
+    "report-result": (201,),
     "start": (201, 202),
     "pair-next": (201, 202),
 }
 
 #: The actions whose input can be well-formed and still against a rule (422): a player paired
 #: with themself, a late correction without a reason.
-UNPROCESSABLE = {"forbid", "edit-board", "result", "results", "grant-bye"}
+UNPROCESSABLE = {"forbid", "edit-board", "result", "results", "grant-bye", "report-result"}
 
 ACTIONS: dict[str, Callable[[_Call], Outcome]] = {
     "register": _register,
@@ -548,4 +631,7 @@ ACTIONS: dict[str, Callable[[_Call], Outcome]] = {
     "result": _result,
     "results": _results,
     "edit-board": _edit_board,
+    "report-result": _report_result,
+    "confirm-result": _confirm_result,
+    "dispute-result": _dispute_result,
 }

@@ -233,7 +233,7 @@ def trf(tournament: Tournament) -> str:
             entries = (*entries, RoundEntry(next_round, None, None, kind))
         players.append(
             PairingPlayer(
-                entrant.pairing_number, _person(entrant.user), entrant.rating, entries, available
+                entrant.pairing_number, entrant.name, entrant.rating, entries, available
             )
         )
     numbers = {e.pk: e.pairing_number for e in people}

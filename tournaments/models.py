@@ -236,6 +236,8 @@ class Entrant(models.Model):
     birth_year = models.PositiveSmallIntegerField(null=True, blank=True)
     sex = models.CharField(max_length=1, blank=True, choices=[("m", _("Man")), ("w", _("Woman"))])
     represents = models.CharField(max_length=80, blank=True)
+    # The name the entry list gave, shown for an account without a display name.
+    listed_name = models.CharField(max_length=60, blank=True)
 
     class Meta:
         ordering = ["tournament", "pairing_number", "-rating", "user__username"]
@@ -251,8 +253,9 @@ class Entrant(models.Model):
 
     @property
     def name(self) -> str:
-        """The name read on the event's pages: the display name, else the username."""
-        return self.user.shown_name
+        """The name read on the event's pages: the display name, else the name the entry list
+        gave, else the username."""
+        return self.user.display_name or self.listed_name or self.user.username
 
     @property
     def label(self) -> str:
@@ -410,6 +413,40 @@ class Board(models.Model):
         return " / ".join(engine_text(text) for text in texts)
 
 
+class ResultReport(models.Model):
+    """A player's report of an over-the-board result (``tournaments.services.reports``): the
+    opponent confirms it (the result is entered) or disputes it (an arbiter decides); an arbiter
+    may enter the result at any time, which closes the report."""
+
+    class State(models.TextChoices):
+        REPORTED = "reported", _("Waiting for the opponent")
+        CONFIRMED = "confirmed", _("Confirmed by the opponent")
+        DISPUTED = "disputed", _("Disputed: the arbiter decides")
+        DECIDED = "decided", _("Decided by an arbiter")
+
+    board = models.OneToOneField("Board", on_delete=models.CASCADE, related_name="report")
+    result = models.CharField(max_length=7)
+    black_marbles = models.PositiveSmallIntegerField(null=True, blank=True)
+    white_marbles = models.PositiveSmallIntegerField(null=True, blank=True)
+    reported_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    reported_at = models.DateTimeField()
+    state = models.CharField(max_length=10, choices=State.choices, default=State.REPORTED)
+    answered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    answered_at = models.DateTimeField(null=True, blank=True)
+    dispute_reason = models.CharField(max_length=200, blank=True)
+
+    def __str__(self) -> str:
+        return f"{self.result} reported for {self.board}"
+
+    @property
+    def open(self) -> bool:
+        return self.state in (self.State.REPORTED, self.State.DISPUTED)
+
+
 class ResultChange(models.Model):
     """The audit trail: every result entered or corrected by a director."""
 
@@ -442,6 +479,9 @@ class AuditEntry(models.Model):
         WITHDRAWN = "withdrawn", _("Player withdrawn by a director")
         ROUND_UNPAIRED = "round_unpaired", _("Round unpaired")
         GUEST_CLAIMED = "guest_claimed", _("Guest player claimed by an account")
+        RESULT_REPORTED = "result_reported", _("Result reported by a player")
+        RESULT_CONFIRMED = "result_confirmed", _("Result confirmed by the opponent")
+        RESULT_DISPUTED = "result_disputed", _("Result disputed")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="audit")
     actor = models.ForeignKey(

@@ -17,6 +17,7 @@ from tournaments.models import (
     Entrant,
     ForbiddenPair,
     ResultChange,
+    ResultReport,
     Round,
     Tournament,
 )
@@ -60,6 +61,60 @@ def entrant_for(tournament: Tournament, username: str) -> Entrant:
             % {"username": username, "name": tournament.name}
         )
     return entrant
+
+
+def report_of(board: Board) -> ResultReport | None:
+    try:
+        return board.report
+    except ResultReport.DoesNotExist:
+        return None
+
+
+def board_of_player(boards: list[Board], user) -> Board | None:
+    """The board of ``boards`` ``user`` plays on (a game, not a bye), if any."""
+    if not getattr(user, "is_authenticated", False):
+        return None
+    for board in boards:
+        if board.white_id and user.pk in (board.black.user_id, board.white.user_id):
+            return board
+    return None
+
+
+def report_panel(tournament: Tournament, round_: Round, board: Board, user) -> dict:
+    """What a player sees of their own board's result on an over-the-board event's round: its
+    report and what they may do (report or correct their report; confirm or dispute the
+    opponent's)."""
+    report = report_of(board)
+    open_round = (
+        tournament.play_mode == Tournament.PlayMode.OTB
+        and round_.status == Round.Status.STARTED
+        and not board.result
+    )
+    waiting = report is not None and report.state == ResultReport.State.REPORTED
+    mine = waiting and report.reported_by_id == user.pk
+    opponent = board.white if board.black.user_id == user.pk else board.black
+    return {
+        "board": board,
+        "report": report,
+        "opponent": opponent,
+        "can_report": open_round and (report is None or mine),
+        "can_answer": open_round and waiting and not mine,
+        "mine": mine,
+    }
+
+
+def reports_summary(boards: list[Board]) -> dict:
+    """A round's results at a glance: boards with a game, results in, reports waiting for the
+    opponent, disputes, and boards nobody reported."""
+    games = [board for board in boards if board.white_id]
+    reports = [report_of(board) for board in games if not board.result]
+    return {
+        "games": len(games),
+        "entered": sum(1 for board in games if board.result),
+        "waiting": sum(1 for r in reports if r and r.state == ResultReport.State.REPORTED),
+        "disputed": sum(1 for r in reports if r and r.state == ResultReport.State.DISPUTED),
+        "missing": sum(1 for r in reports if r is None),
+    }
 
 
 def round_times(tournament: Tournament) -> list[tuple[int, datetime]]:
@@ -128,7 +183,11 @@ def entrants(tournament: Tournament) -> list[Entrant]:
 
 
 def round_boards(round_: Round) -> list[Board]:
-    boards = list(round_.boards.select_related("black__user", "white__user", "game"))
+    boards = list(
+        round_.boards.select_related(
+            "black__user", "white__user", "game", "report__reported_by", "report__answered_by"
+        )
+    )
     data = standings_input(round_.tournament, up_to_round=round_.number - 1)
     points = {p.number: sum(data.scoring.points(e.result) for e in p.entries) for p in data.players}
     for board in boards:
@@ -136,6 +195,28 @@ def round_boards(round_: Round) -> list[Board]:
         if board.white_id:
             board.white_points = _points(points.get(board.white.pairing_number, 0))
     return boards
+
+
+def alphabetical_pairings(round_: Round) -> list[dict]:
+    """Every player of a round in alphabetical order of their names (what players look for on
+    the wall): their board, colour and opponent, or their bye."""
+    rows = []
+    for board in round_.boards.select_related("black__user", "white__user"):
+        seats = [(board.black, board.white, "b")]
+        if board.white_id:
+            seats.append((board.white, board.black, "w"))
+        for entrant, opponent, colour in seats:
+            rows.append(
+                {
+                    "entrant": entrant,
+                    "board": board.number,
+                    "colour": colour if opponent is not None else "",
+                    "opponent": opponent,
+                    "bye": board.get_bye_display() if opponent is None else "",
+                }
+            )
+    rows.sort(key=lambda row: (row["entrant"].name.casefold(), row["entrant"].pairing_number or 0))
+    return rows
 
 
 def standings_input(tournament: Tournament, *, up_to_round: int | None = None) -> StandingsInput:

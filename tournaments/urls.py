@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tournaments import guest_views, import_views, views
+from tournaments import guest_views, import_views, printouts, views
 
 urlpatterns = [
     path("", views.tournament_list, name="tournament-list"),
@@ -19,6 +19,24 @@ urlpatterns = [
         "<slug:slug>/players/<str:username>/", views.tournament_player_card, name="tournament-card"
     ),
     path("<slug:slug>/rounds/<int:number>/", views.tournament_round, name="tournament-round"),
+    path(
+        "<slug:slug>/rounds/<int:number>/boards/<int:board>/",
+        views.tournament_board,
+        name="tournament-board",
+    ),
+    path(
+        "<slug:slug>/rounds/<int:number>/alphabetical/",
+        printouts.alphabetical_list,
+        name="tournament-alphabetical",
+    ),
+    path("<slug:slug>/rounds/<int:number>/cards/", printouts.table_cards, name="tournament-cards"),
+    path(
+        "<slug:slug>/rounds/<int:number>/score-sheets/",
+        printouts.score_sheets,
+        name="tournament-score-sheets",
+    ),
+    path("<slug:slug>/wall-chart/", printouts.wall_chart, name="tournament-wall-chart"),
+    path("<slug:slug>/projector/", printouts.projector, name="tournament-projector"),
     path("<slug:slug>/standings/", views.tournament_standings, name="tournament-standings"),
     path("<slug:slug>/crosstable/", views.tournament_crosstable, name="tournament-crosstable"),
     path("<slug:slug>/audit/", views.tournament_audit, name="tournament-audit"),

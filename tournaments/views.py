@@ -11,6 +11,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
@@ -25,6 +26,7 @@ from tournaments.models import Entrant, Round, Tournament
 from tournaments.permissions import is_club_admin, is_director
 from tournaments.selectors import tournament_by_slug as _tournament
 from tournaments.services.entries import MAX_LIST_CHARS
+from tournaments.sheets import qr_svg
 
 
 def _context(request, tournament: Tournament, **extra) -> dict:
@@ -150,11 +152,44 @@ def tournament_round(request, slug: str, number: int):
         result_form=ResultForm(),
     )
     context["open_boards"] = [b for b in context["boards"] if b.white_id and not b.result]
+    mine = selectors.board_of_player(context["boards"], request.user)
+    if mine is not None and tournament.play_mode == Tournament.PlayMode.OTB:
+        context["panel"] = selectors.report_panel(tournament, round_, mine, request.user)
+    if context["is_director"] and tournament.play_mode == Tournament.PlayMode.OTB:
+        context["reports"] = selectors.reports_summary(context["boards"])
+        for board in context["boards"]:  # the printed sheet's QR code: the board's report page
+            if board.white_id:
+                board.qr = qr_svg(
+                    request.build_absolute_uri(
+                        reverse(
+                            "tournament-board", args=[tournament.slug, round_.number, board.number]
+                        )
+                    )
+                )
     if context["is_director"] and round_.status == Round.Status.PAIRED:
         if selectors.round_hand_edited(round_):  # the engine's own pairing keeps its rules
             context["warnings"] = selectors.pairing_warnings(tournament, round_)
         context["entrants"] = selectors.entrants(tournament)
     return render(request, "tournaments/round.html", context)
+
+
+def tournament_board(request, slug: str, number: int, board: int):
+    """One board of a round: where a printed pairing sheet's QR code leads its players, to
+    report the result from their phones."""
+    tournament = _tournament(slug)
+    round_ = get_object_or_404(Round, tournament=tournament, number=number)
+    found = get_object_or_404(
+        round_.boards.select_related(
+            "black__user", "white__user", "report__reported_by", "report__answered_by"
+        ),
+        number=board,
+    )
+    found.black_points = found.white_points = ""
+    context = _context(request, tournament, round=round_, board=found, boards=[found])
+    plays = selectors.board_of_player([found], request.user)
+    if plays is not None and tournament.play_mode == Tournament.PlayMode.OTB:
+        context["panel"] = selectors.report_panel(tournament, round_, found, request.user)
+    return render(request, "tournaments/board.html", context)
 
 
 def tournament_standings(request, slug: str):

@@ -502,3 +502,26 @@ def test_the_club_s_guests_page_hands_a_guest_to_an_account(open_event, client, 
         "p1 is not a guest player of Swiss Club"
         in client.post(other, {"account": "bob"}, follow=True).content.decode()
     )
+
+
+def test_a_director_withdraws_and_grants_byes_to_guest_players_by_username(open_event, client):
+    """Found in the weekend rehearsal: the actions looked players up among the site's accounts,
+    where guests are not, so a guest could not be withdrawn ("There is no player called...")."""
+    club, owner, players, tournament = open_event
+    services.entries_import(tournament=tournament, actor=owner, text="p1\np2\nBob Jones\np3")
+    services.tournament_start(tournament=tournament, actor=owner, now=T0)
+    guest = GuestPlayer.objects.get().user
+    client.force_login(owner)
+    bye = client.post(
+        reverse("tournament-action", args=[tournament.slug, "grant-bye"]),
+        {"username": guest.username, "round": 2, "kind": "H"},
+        follow=True,
+    )
+    assert "There is no player" not in bye.content.decode()
+    withdrawn = client.post(
+        reverse("tournament-action", args=[tournament.slug, "withdraw"]),
+        {"username": guest.username},
+        follow=True,
+    )
+    assert f"{guest.username} withdrew." in withdrawn.content.decode()
+    assert Entrant.objects.get(user=guest).status == "withdrawn"

@@ -11,6 +11,8 @@
   ``round_pair_in_background`` (the job), ``round_start``, ``tournament_advance``,
   ``tournaments_move_on``; the draw is :mod:`tournaments.draw`;
 - :mod:`.boards` -- ``board_pairing_edit``, ``bye_grant`` (a director's hand edits, audited);
+- :mod:`.reports` -- ``result_report``, ``result_confirm``, ``result_dispute`` (players report
+  their over-the-board results; the opponent confirms or disputes, an arbiter decides);
 - :mod:`.results` -- ``tournament_game_finished`` (a game's end, through :mod:`games.hooks`),
   ``board_result_set`` (a director's result or correction), ``board_record_import``.
 
@@ -35,6 +37,7 @@ from tournaments.services.registration import (
     tournament_register,
     tournament_withdraw,
 )
+from tournaments.services.reports import result_confirm, result_dispute, result_report
 from tournaments.services.results import (
     RecordImport,
     board_record_import,
@@ -64,6 +67,9 @@ __all__ = [
     "EntriesImport",
     "entries_import",
     "guest_claim",
+    "result_confirm",
+    "result_dispute",
+    "result_report",
     "SETTINGS_FIELDS",
     "RecordImport",
     "arbiter_appoint",

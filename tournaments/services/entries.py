@@ -129,6 +129,7 @@ def _identity(player: ListedPlayer, user: User) -> dict:
     if player.federation:
         identity["federation"] = player.federation
     identity.update(
+        listed_name=player.name[:60],
         title=player.title,
         birth_year=player.birth_year,
         sex=player.sex,

@@ -27,7 +27,7 @@ from games import engine
 from games import selectors as game_selectors
 from games.models import Game, Move
 from ratings.services import rating_apply_board
-from tournaments.models import Board, Entrant, ResultChange, Round, Tournament
+from tournaments.models import Board, Entrant, ResultChange, ResultReport, Round, Tournament
 from tournaments.permissions import is_director, require_director
 from tournaments.result_rules import marbles_problem
 from tournaments.services.common import locked
@@ -101,68 +101,88 @@ def board_result_set(
     with transaction.atomic():
         tournament = locked(board.round.tournament)
         require_director(tournament, actor, _("enter results"))
-        round_ = Round.objects.select_for_update().get(pk=board.round_id)
-        board = Board.objects.select_for_update().get(pk=board.pk)
-        if board.white_id is None:
-            raise Conflict(_("A bye has no result to enter."), code="bye")
-        if round_.status == Round.Status.PAIRED:
-            raise Conflict(
-                _("Round %(number)s has not started.") % {"number": round_.number},
-                code="round_not_started",
-            )
-        if board.game_id and board.game.is_active:
-            raise Conflict(
-                _("That game is still being played on the server."), code="game_in_progress"
-            )
-        later_paired = Round.objects.filter(
-            tournament=tournament, number__gt=round_.number
-        ).exists()
-        # A reason once others have built on the result: a later round paired with it, or the
-        # event over; a typo in the round just finished is corrected freely before the next.
-        event_over = tournament.status == Tournament.Status.FINISHED
-        if (later_paired or event_over) and board.result and not reason.strip():
-            raise Unprocessable(
-                _(
-                    "Round %(number)s is followed by another (or the event is over): "
-                    "correcting one of its results needs a reason."
-                )
-                % {"number": round_.number},
-                code="reason_required",
-            )
-        for entrant, forfeit_against in (
-            (board.black, Board.Result.WHITE_FORFEIT_WIN),
-            (board.white, Board.Result.BLACK_FORFEIT_WIN),
-        ):
-            gone = (
-                entrant.status == Entrant.Status.WITHDRAWN
-                and entrant.withdrawn_from_round is not None
-                and entrant.withdrawn_from_round <= round_.number
-            )
-            if gone and result not in (forfeit_against, Board.Result.DOUBLE_FORFEIT):
-                raise Conflict(
-                    _(
-                        "%(username)s withdrew before round %(number)s: only a forfeit can be recorded for them."
-                    )
-                    % {"username": entrant.user.username, "number": round_.number},
-                    code="withdrawn_player",
-                )
-        ResultChange.objects.create(
-            board=board,
-            old_result=board.result,
-            new_result=result,
-            old_marbles=_marbles_text(board.black_marbles, board.white_marbles),
-            new_marbles=_marbles_text(black_marbles, white_marbles),
-            changed_by=actor,
-            changed_at=now,
-            reason=reason.strip()[:200],
+        return result_write_locked(
+            tournament, board, actor, result, black_marbles, white_marbles, reason, now
         )
-        board.result = result
-        board.black_marbles = black_marbles
-        board.white_marbles = white_marbles
-        board.termination = "forfeit" if result in ("+-", "-+", "--") else "entered"
-        board.save(update_fields=["result", "black_marbles", "white_marbles", "termination"])
-        rating_apply_board(board=board, now=now)
-        round_finish_if_complete(tournament, round_, now)
+
+
+def result_write_locked(
+    tournament: Tournament,
+    board: Board,
+    actor: User,
+    result: str,
+    black_marbles,
+    white_marbles,
+    reason: str,
+    now: datetime,
+    *,
+    report_state: str = ResultReport.State.DECIDED,
+) -> Board:
+    """Write ``board``'s result (the tournament locked and the right checked by the caller):
+    the round's and the board's rules, the audit trail's line, the ratings, the round's end. A
+    player's report still open on the board is closed with ``report_state`` (decided by the
+    director, or confirmed by the opponent)."""
+    round_ = Round.objects.select_for_update().get(pk=board.round_id)
+    board = Board.objects.select_for_update().get(pk=board.pk)
+    if board.white_id is None:
+        raise Conflict(_("A bye has no result to enter."), code="bye")
+    if round_.status == Round.Status.PAIRED:
+        raise Conflict(
+            _("Round %(number)s has not started.") % {"number": round_.number},
+            code="round_not_started",
+        )
+    if board.game_id and board.game.is_active:
+        raise Conflict(_("That game is still being played on the server."), code="game_in_progress")
+    later_paired = Round.objects.filter(tournament=tournament, number__gt=round_.number).exists()
+    # A reason once others have built on the result: a later round paired with it, or the
+    # event over; a typo in the round just finished is corrected freely before the next.
+    event_over = tournament.status == Tournament.Status.FINISHED
+    if (later_paired or event_over) and board.result and not reason.strip():
+        raise Unprocessable(
+            _(
+                "Round %(number)s is followed by another (or the event is over): "
+                "correcting one of its results needs a reason."
+            )
+            % {"number": round_.number},
+            code="reason_required",
+        )
+    for entrant, forfeit_against in (
+        (board.black, Board.Result.WHITE_FORFEIT_WIN),
+        (board.white, Board.Result.BLACK_FORFEIT_WIN),
+    ):
+        gone = (
+            entrant.status == Entrant.Status.WITHDRAWN
+            and entrant.withdrawn_from_round is not None
+            and entrant.withdrawn_from_round <= round_.number
+        )
+        if gone and result not in (forfeit_against, Board.Result.DOUBLE_FORFEIT):
+            raise Conflict(
+                _(
+                    "%(username)s withdrew before round %(number)s: only a forfeit can be recorded for them."
+                )
+                % {"username": entrant.user.username, "number": round_.number},
+                code="withdrawn_player",
+            )
+    ResultChange.objects.create(
+        board=board,
+        old_result=board.result,
+        new_result=result,
+        old_marbles=_marbles_text(board.black_marbles, board.white_marbles),
+        new_marbles=_marbles_text(black_marbles, white_marbles),
+        changed_by=actor,
+        changed_at=now,
+        reason=reason.strip()[:200],
+    )
+    board.result = result
+    board.black_marbles = black_marbles
+    board.white_marbles = white_marbles
+    board.termination = "forfeit" if result in ("+-", "-+", "--") else "entered"
+    board.save(update_fields=["result", "black_marbles", "white_marbles", "termination"])
+    ResultReport.objects.filter(
+        board=board, state__in=[ResultReport.State.REPORTED, ResultReport.State.DISPUTED]
+    ).update(state=report_state, answered_by=actor, answered_at=now)
+    rating_apply_board(board=board, now=now)
+    round_finish_if_complete(tournament, round_, now)
     return board
 
 

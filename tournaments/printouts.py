@@ -1,0 +1,101 @@
+"""What a director prints and shows in the hall (issue 25, item 5): a round's alphabetical
+pairing list, its table cards (one per board, with the QR code of the board's report page), its
+score sheets (one page per board), the wall chart (the crosstable with names and federations on
+A3 landscape) and the projector view (the round's pairings, then the standings, in large type,
+cycling and refreshing by themselves). Each is one page of its own made for paper (or the wall):
+no site header, no buttons; ``static/css/printouts.css`` lays them out."""
+
+from __future__ import annotations
+
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+
+from tournaments import selectors
+from tournaments.models import Round, Tournament
+from tournaments.selectors import tournament_by_slug
+from tournaments.sheets import qr_svg
+
+#: Move lines on a score sheet: three columns of 30 (Abalone games are rarely longer; a longer
+#: one continues on the back).
+SCORE_SHEET_ROWS = 30
+SCORE_SHEET_COLUMNS = 3
+
+
+def _round(slug: str, number: int) -> tuple[Tournament, Round]:
+    tournament = tournament_by_slug(slug)
+    return tournament, get_object_or_404(Round, tournament=tournament, number=number)
+
+
+def alphabetical_list(request, slug: str, number: int):
+    tournament, round_ = _round(slug, number)
+    return render(
+        request,
+        "tournaments/print/alphabetical.html",
+        {
+            "tournament": tournament,
+            "round": round_,
+            "rows": selectors.alphabetical_pairings(round_),
+        },
+    )
+
+
+def table_cards(request, slug: str, number: int):
+    tournament, round_ = _round(slug, number)
+    boards = [board for board in selectors.round_boards(round_) if board.white_id]
+    for board in boards:
+        board.qr = qr_svg(
+            request.build_absolute_uri(
+                reverse("tournament-board", args=[tournament.slug, round_.number, board.number])
+            ),
+            scale=3,
+        )
+    return render(
+        request,
+        "tournaments/print/cards.html",
+        {"tournament": tournament, "round": round_, "boards": boards},
+    )
+
+
+def score_sheets(request, slug: str, number: int):
+    tournament, round_ = _round(slug, number)
+    boards = [board for board in selectors.round_boards(round_) if board.white_id]
+    columns = [
+        range(column * SCORE_SHEET_ROWS + 1, (column + 1) * SCORE_SHEET_ROWS + 1)
+        for column in range(SCORE_SHEET_COLUMNS)
+    ]
+    return render(
+        request,
+        "tournaments/print/score_sheets.html",
+        {"tournament": tournament, "round": round_, "boards": boards, "columns": columns},
+    )
+
+
+def wall_chart(request, slug: str):
+    tournament = tournament_by_slug(slug)
+    return render(
+        request,
+        "tournaments/print/wall_chart.html",
+        {
+            "tournament": tournament,
+            "table": selectors.crosstable(tournament),
+            "round_numbers": range(1, tournament.current_round + 1),
+        },
+    )
+
+
+def projector(request, slug: str):
+    """Full screen in the hall: the current round's pairings and the standings, shown in turn
+    (``data-cycle`` seconds each), the page read again every few seconds."""
+    tournament = tournament_by_slug(slug)
+    current = tournament.round_set.filter(number=tournament.current_round).first()
+    return render(
+        request,
+        "tournaments/print/projector.html",
+        {
+            "tournament": tournament,
+            "round": current,
+            "boards": selectors.round_boards(current) if current else [],
+            "standings": selectors.standings(tournament),
+            "tiebreak_names": selectors.tiebreak_names(tournament),
+        },
+    )

@@ -232,9 +232,7 @@ def trf(tournament: Tournament) -> str:
         if not available:
             entries = (*entries, RoundEntry(next_round, None, None, kind))
         players.append(
-            PairingPlayer(
-                entrant.pairing_number, entrant.name, entrant.rating, entries, available
-            )
+            PairingPlayer(entrant.pairing_number, entrant.name, entrant.rating, entries, available)
         )
     numbers = {e.pk: e.pairing_number for e in people}
     forbidden = [

@@ -29,7 +29,7 @@ from core.errors import InvalidInput, NotFound
 from core.serializers import LARGEST_ID, StrictSerializer
 from ratings.selectors import ratings_being_updated
 from tournaments import selectors, services
-from tournaments.models import Board, Entrant, Tournament
+from tournaments.models import Board, Entrant, Prize, Tournament
 from tournaments.templatetags.tournament_results import shown_result
 
 _USERNAME = {"max_length": 150, "help_text": "a player's username"}
@@ -193,6 +193,28 @@ class DisputeInput(BoardInput):
     reason = serializers.CharField(
         required=False, allow_blank=True, max_length=200, help_text="what you say happened"
     )
+
+
+class PrizeInput(StrictSerializer):
+    kind = serializers.ChoiceField(choices=Prize.Kind.values, required=False, default="overall")
+    threshold = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        min_value=1,
+        max_value=4000,
+        help_text="the rating limit (rating_below) or the age (age_under, age_over)",
+    )
+    club = serializers.CharField(required=False, allow_blank=True, max_length=80)
+    amount = serializers.DecimalField(
+        max_digits=9, decimal_places=2, min_value=0, required=False, allow_null=True
+    )
+    label = serializers.CharField(
+        required=False, allow_blank=True, max_length=80, help_text="a prize in kind"
+    )
+
+
+class PrizeIdInput(StrictSerializer):
+    prize = serializers.IntegerField(min_value=1, max_value=LARGEST_ID, help_text="prize id")
 
 
 class EditBoardInput(StrictSerializer):
@@ -546,6 +568,29 @@ def _dispute_result(call: _Call) -> Outcome:
     )
 
 
+def _add_prize(call: _Call) -> Outcome:
+    prize = services.prize_add(
+        tournament=call.tournament,
+        actor=call.actor,
+        kind=call.data.get("kind") or "overall",
+        threshold=call.data.get("threshold"),
+        club=call.data.get("club", ""),
+        amount=call.data.get("amount"),
+        label=call.data.get("label", ""),
+    )
+    return Outcome(
+        _("Prize %(position)s added.") % {"position": prize.position},
+        {"prize": prize.pk, "position": prize.position},
+        status=201,
+        page="prizes/",
+    )
+
+
+def _remove_prize(call: _Call) -> Outcome:
+    services.prize_remove(tournament=call.tournament, actor=call.actor, prize_id=call.data["prize"])
+    return Outcome(_("Prize removed."), {"removed": call.data["prize"]}, page="prizes/")
+
+
 def _edit_board(call: _Call) -> Outcome:
     board = call.board()
     white = call.data.get("white")
@@ -592,6 +637,8 @@ INPUTS: dict[str, type[serializers.Serializer]] = {
     "report-result": ReportInput,
     "confirm-result": BoardInput,
     "dispute-result": DisputeInput,
+    "add-prize": PrizeInput,
+    "remove-prize": PrizeIdInput,
 }
 #: The status of each action's success: 201 when it made something, 202 when a background job
 #: pairs the round.
@@ -604,6 +651,7 @@ STATUSES: dict[str, tuple[int, ...]] = {
     "appoint-arbiter": (201,),
     "enter-list": (201,),
     "report-result": (201,),
+    "add-prize": (201,),
     "start": (201, 202),
     "pair-next": (201, 202),
 }
@@ -634,4 +682,6 @@ ACTIONS: dict[str, Callable[[_Call], Outcome]] = {
     "report-result": _report_result,
     "confirm-result": _confirm_result,
     "dispute-result": _dispute_result,
+    "add-prize": _add_prize,
+    "remove-prize": _remove_prize,
 }

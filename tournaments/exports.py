@@ -277,12 +277,55 @@ def game_records(tournament: Tournament) -> str:
     }
 
 
+def rating_report_csv(tournament: Tournament) -> str:
+    """The rating report: a line per player (rating, rated games, opponents' average, points,
+    performance, change) and then a line per rated game (round, opponent, score, change)."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(
+        ["number", "player", "federation", "rating", "games", "opponents_average", "points",
+         "performance", "change"]
+    )  # fmt: skip
+    lines = selectors.rating_report(tournament)
+    for line in lines:
+        entrant = line.entrant
+        writer.writerow(
+            [
+                line.number,
+                line.name,
+                entrant.federation if entrant else "",
+                line.rating,
+                line.rated_games,
+                line.opponents_average or "",
+                f"{line.points:g}",
+                line.performance or "",
+                f"{line.change:+.1f}",
+            ]
+        )
+    writer.writerow([])
+    writer.writerow(["number", "round", "opponent", "opponent_rating", "score", "change"])
+    for line in lines:
+        for game in line.games:
+            writer.writerow(
+                [
+                    line.number,
+                    game.round,
+                    game.opponent,
+                    game.opponent_rating,
+                    f"{game.score:g}",
+                    f"{game.change:+.1f}",
+                ]
+            )
+    return out.getvalue()
+
+
 #: kind -> (maker, media type, file name; {slug} is the tournament's)
 EXPORTS = {
     "standings.csv": (standings_csv, "text/csv", "{slug}-standings.csv"),
     "crosstable.csv": (crosstable_csv, "text/csv", "{slug}-crosstable.csv"),
     "trf": (trf, "text/plain", "{slug}.trf"),
     "games.txt": (game_records, "text/plain", "{slug}-games.txt"),
+    "rating-report.csv": (rating_report_csv, "text/csv", "{slug}-rating-report.csv"),
 }
 
 

@@ -135,6 +135,14 @@ class TournamentForm(forms.Form):
         label=_("No half-point byes in the last rounds"),
         help_text=_("how many of the last rounds allow none"),
     )
+    prize_ties = forms.ChoiceField(
+        choices=[
+            ("tiebreak", _("decided by the tie-breaks")),
+            ("split", _("shared equally")),
+        ],
+        initial="tiebreak",
+        label=_("Prizes for players on equal points"),
+    )
     starts_on = forms.DateField(
         required=False,
         label=_("First day"),

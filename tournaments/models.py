@@ -145,6 +145,13 @@ class Tournament(models.Model):
     city = models.CharField(max_length=80, blank=True)
     country = CountryField(blank=True)
     time_zone = models.CharField(max_length=64, blank=True)
+    # How prizes go to players on equal points: by the tie-breaks, or shared equally
+    # (tournaments.prizes).
+    prize_ties = models.CharField(
+        max_length=8,
+        default="tiebreak",
+        choices=[("tiebreak", _("decided by the tie-breaks")), ("split", _("shared equally"))],
+    )
 
     class Meta:
         ordering = ["-created_at"]
@@ -411,6 +418,37 @@ class Board(models.Model):
         if not texts:
             return self.note
         return " / ".join(engine_text(text) for text in texts)
+
+
+class Prize(models.Model):
+    """A prize of the event, in the director's order of priority (``position``): an overall
+    place or a category's (``tournaments.prizes`` gives them out)."""
+
+    class Kind(models.TextChoices):
+        OVERALL = "overall", _("Overall place")
+        RATING_BELOW = "rating_below", _("Best rated under")
+        AGE_UNDER = "age_under", _("Best younger than")
+        AGE_OVER = "age_over", _("Best aged at least")
+        WOMEN = "women", _("Best woman")
+        CLUB = "club", _("Best of a club")
+        UNRATED = "unrated", _("Best unrated")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="prizes")
+    position = models.PositiveSmallIntegerField()
+    kind = models.CharField(max_length=12, choices=Kind.choices, default=Kind.OVERALL)
+    threshold = models.PositiveSmallIntegerField(null=True, blank=True)
+    club = models.CharField(max_length=80, blank=True)
+    amount = models.DecimalField(max_digits=9, decimal_places=2, null=True, blank=True)
+    label = models.CharField(max_length=80, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "position"], name="one_prize_a_position")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} {self.position} of {self.tournament}"
 
 
 class ResultReport(models.Model):

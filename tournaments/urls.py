@@ -4,6 +4,7 @@ from tournaments import guest_views, import_views, printouts, views
 
 urlpatterns = [
     path("", views.tournament_list, name="tournament-list"),
+    path("results.json", views.tournament_list_json, name="tournament-list-json"),
     path("new/<slug:club_slug>/", views.tournament_create, name="tournament-create"),
     path("import/<slug:club_slug>/", import_views.tournament_import, name="tournament-import"),
     path("guests/<slug:club_slug>/", guest_views.club_guests, name="club-guests"),
@@ -38,6 +39,12 @@ urlpatterns = [
     path("<slug:slug>/wall-chart/", printouts.wall_chart, name="tournament-wall-chart"),
     path("<slug:slug>/projector/", printouts.projector, name="tournament-projector"),
     path("<slug:slug>/standings/", views.tournament_standings, name="tournament-standings"),
+    path("<slug:slug>/prizes/", views.tournament_prizes, name="tournament-prizes"),
+    path(
+        "<slug:slug>/rating-report/",
+        views.tournament_rating_report,
+        name="tournament-rating-report",
+    ),
     path("<slug:slug>/crosstable/", views.tournament_crosstable, name="tournament-crosstable"),
     path("<slug:slug>/audit/", views.tournament_audit, name="tournament-audit"),
     path("<slug:slug>/export/<str:kind>", views.tournament_export, name="tournament-export"),

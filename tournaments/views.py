@@ -7,9 +7,12 @@ player without the right).
 
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpResponse
+from django.core.paginator import Paginator
+from django.http import HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -22,7 +25,7 @@ from core.errors import InvalidInput, ServiceError
 from ratings.selectors import ratings_being_updated
 from tournaments import actions, exports, selectors, services
 from tournaments.forms import AddPlayerForm, ResultForm, TournamentForm
-from tournaments.models import Entrant, Round, Tournament
+from tournaments.models import Entrant, Prize, Round, Tournament
 from tournaments.permissions import is_club_admin, is_director
 from tournaments.selectors import tournament_by_slug as _tournament
 from tournaments.services.entries import MAX_LIST_CHARS
@@ -39,9 +42,49 @@ def _context(request, tournament: Tournament, **extra) -> dict:
     }
 
 
+def _filters(request) -> dict:
+    return {name: request.GET.get(name, "").strip() for name in selectors.EVENT_FILTERS}
+
+
 def tournament_list(request):
-    tournaments = Tournament.objects.select_related("club").order_by("status", "-created_at")
-    return render(request, "tournaments/list.html", {"tournaments": tournaments[:200]})
+    """The public results site's list: every event, filtered and searched, 30 a page."""
+    filters = _filters(request)
+    page = Paginator(selectors.public_events(filters), 30).get_page(request.GET.get("page"))
+    query = {name: value for name, value in filters.items() if value}
+    return render(
+        request,
+        "tournaments/list.html",
+        {
+            "page": page,
+            "filters": filters,
+            "query": urlencode(query),
+            "clubs": Club.objects.filter(tournaments__isnull=False).distinct().order_by("name"),
+            "countries": sorted(
+                {
+                    str(code)
+                    for code in Tournament.objects.exclude(country="").values_list(
+                        "country", flat=True
+                    )
+                }
+            ),
+            "statuses": Tournament.Status.choices,
+            "formats": Tournament.Format.choices,
+        },
+    )
+
+
+def tournament_list_json(request):
+    """The same list, machine-readable: at most 100 events a page (``page``), newest first."""
+    filters = _filters(request)
+    page = Paginator(selectors.public_events(filters), 100).get_page(request.GET.get("page"))
+    return JsonResponse(
+        {
+            "count": page.paginator.count,
+            "page": page.number,
+            "pages": page.paginator.num_pages,
+            "events": [selectors.event_document(event, request) for event in page],
+        }
+    )
 
 
 @login_required
@@ -192,16 +235,44 @@ def tournament_board(request, slug: str, number: int, board: int):
     return render(request, "tournaments/board.html", context)
 
 
-def tournament_standings(request, slug: str):
+def tournament_prizes(request, slug: str):
     tournament = _tournament(slug)
+    return render(
+        request,
+        "tournaments/prizes.html",
+        _context(
+            request,
+            tournament,
+            awards=selectors.prize_list(tournament),
+            prize_kinds=Prize.Kind.choices,
+        ),
+    )
+
+
+def tournament_rating_report(request, slug: str):
+    tournament = _tournament(slug)
+    return render(
+        request,
+        "tournaments/rating_report.html",
+        _context(request, tournament, lines=selectors.rating_report(tournament)),
+    )
+
+
+def tournament_standings(request, slug: str):
+    """The standings now, or after an earlier round (``?after=N``)."""
+    tournament = _tournament(slug)
+    after = request.GET.get("after", "")
+    after = int(after) if after.isdigit() and 1 <= int(after) < tournament.current_round else None
     return render(
         request,
         "tournaments/standings.html",
         _context(
             request,
             tournament,
-            standings=selectors.standings(tournament),
+            after=after,
+            standings=selectors.standings(tournament, after=after),
             tiebreak_names=selectors.tiebreak_names(tournament),
+            earlier=range(1, tournament.current_round),
         ),
     )
 

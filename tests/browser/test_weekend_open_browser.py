@@ -119,6 +119,7 @@ def test_a_weekend_open_from_entry_list_to_final_standings(
         hall.screenshot(path=str(shots / "sumito-weekend-projector-end.png"))
         td.goto(f"/tournaments/{tournament.slug}/")
         expect(td.locator(".tournament-head .badge").first).to_have_text("Finished")
+        _prizes_and_rating_report(td, tournament, shots)
         _visitor_reads_the_results(make(width=390, height=844), tournament, shots, watch)
     assert problems == []
 
@@ -157,6 +158,19 @@ def _prepare(td, tournament, shots):
     arbiters.get_by_role("button", name="Appoint").click()
     expect(td.locator("#arbiters li .badge")).to_have_text("Chief arbiter")
     td.screenshot(path=str(shots / "sumito-weekend-players.png"), full_page=True)
+    # the prize list: three places and the best player rated under 1800 (a cup)
+    td.get_by_role("navigation", name="Tournament").get_by_role("link", name="Prizes").click()
+    adding = td.locator("#add-prize")
+    for amount in ("100", "60", "40"):
+        adding.get_by_label("Money").fill(amount)
+        adding.get_by_role("button", name="Add").click()
+        expect(messages(td)).to_contain_text("added.")
+        adding = td.locator("#add-prize")
+    adding.get_by_label("Category").select_option("rating_below")
+    adding.get_by_label("Limit").fill("1800")
+    adding.get_by_label("In kind").fill("cup")
+    adding.get_by_role("button", name="Add").click()
+    expect(td.locator("#prize-list tbody tr")).to_have_count(4)
     td.get_by_role("navigation", name="Tournament").get_by_role("link", name="Home").click()
     expect(td.locator("#event-arbiters")).to_have_text("Chief arbiter: Greta Arbiter")
     td.get_by_role("button", name="Close registration and pair round 1").click()
@@ -305,8 +319,41 @@ def _pair_start_and_play(td, tournament, number):
     _save_the_rest(td, tournament, number)
 
 
+def _prizes_and_rating_report(td, tournament, shots):
+    td.get_by_role("navigation", name="Tournament").get_by_role("link", name="Prizes").click()
+    rows = td.locator("#prize-list tbody tr")
+    expect(rows).to_have_count(4)
+    expect(rows.first).to_contain_text("Place 1")
+    expect(rows.first.locator("td").nth(2)).to_have_text("100.00")
+    expect(rows.nth(3)).to_contain_text("Best rated under 1800")
+    expect(rows.nth(3).locator("td").nth(1)).not_to_have_text("nobody eligible")
+    winners = [rows.nth(i).locator("td").nth(1).inner_text() for i in range(4)]
+    assert len(set(winners)) == 4  # one prize each
+    prizes = _pdf(td, shots / "sumito-weekend-prizes.pdf")
+    assert len(prizes.pages) == 1
+    td.get_by_role("navigation", name="Tournament").get_by_role(
+        "link", name="Rating report"
+    ).click()
+    expect(td.locator("#rating-report tbody tr")).to_have_count(PLAYERS)
+    with td.expect_download() as download:
+        td.get_by_role("link", name="CSV").click()
+    assert download.value.suggested_filename == f"{tournament.slug}-rating-report.csv"
+    td.screenshot(path=str(shots / "sumito-weekend-rating-report.png"), full_page=True)
+
+
 def _visitor_reads_the_results(visitor, tournament, shots, watch):
     watch(visitor)
+    visitor.goto("/tournaments/")
+    search = visitor.locator("#event-search")
+    search.get_by_label("Search").fill("Ghent")
+    search.get_by_label("Country").select_option("BE")
+    search.get_by_role("button", name="Find").click()
+    expect(visitor.locator("#events tbody tr")).to_have_count(1)
+    visitor.screenshot(path=str(shots / "sumito-weekend-search-phone.png"), full_page=True)
+    visitor.get_by_role("link", name="Ghent Open").click()
+    expect(visitor.locator("#event-where")).to_contain_text("Gent")
+    visitor.goto(f"/tournaments/{tournament.slug}/standings/?after=3")
+    expect(visitor.locator("main h2").first).to_contain_text("Standings after round 3")
     visitor.goto(f"/tournaments/{tournament.slug}/standings/")
     rows = visitor.locator("table.standings tbody tr")
     expect(rows).to_have_count(PLAYERS)

@@ -11,6 +11,8 @@
   ``round_pair_in_background`` (the job), ``round_start``, ``tournament_advance``,
   ``tournaments_move_on``; the draw is :mod:`tournaments.draw`;
 - :mod:`.boards` -- ``board_pairing_edit``, ``bye_grant`` (a director's hand edits, audited);
+- :mod:`.prizes` -- ``prize_add``, ``prize_remove`` (the prize list; given out by
+  :mod:`tournaments.prizes`);
 - :mod:`.reports` -- ``result_report``, ``result_confirm``, ``result_dispute`` (players report
   their over-the-board results; the opponent confirms or disputes, an arbiter decides);
 - :mod:`.results` -- ``tournament_game_finished`` (a game's end, through :mod:`games.hooks`),
@@ -28,6 +30,7 @@ recording a game's end are idempotent (a duplicated Celery delivery changes noth
 
 from tournaments.services.boards import board_pairing_edit, bye_grant
 from tournaments.services.entries import EntriesImport, entries_import, guest_claim
+from tournaments.services.prizes import prize_add, prize_remove
 from tournaments.services.registration import (
     bye_request,
     entrant_add,
@@ -67,6 +70,8 @@ __all__ = [
     "EntriesImport",
     "entries_import",
     "guest_claim",
+    "prize_add",
+    "prize_remove",
     "result_confirm",
     "result_dispute",
     "result_report",

@@ -55,6 +55,7 @@ SETTINGS_FIELDS = (
     "city",
     "country",
     "time_zone",
+    "prize_ties",
 )
 
 
@@ -101,6 +102,7 @@ def _validate_settings(fields: dict) -> dict:
         ("entry", Tournament.Entry.values),
         ("round_start", Tournament.RoundStart.values),
         ("max_plies_result", ["draw", "marbles"]),
+        ("prize_ties", ["tiebreak", "split"]),
     ):
         if choice_field in fields and fields[choice_field] not in choices:
             raise InvalidInput(

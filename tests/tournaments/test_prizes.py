@@ -1,0 +1,160 @@
+"""Prizes and the rating report at the end of an event (issue 25, item 6)."""
+
+from decimal import Decimal
+
+import pytest
+from django.urls import reverse
+
+from core.errors import InvalidInput, NotAllowed
+from tournaments import exports, prizes, selectors, services
+from tournaments.models import Board, Prize
+from tournaments.rating_report import rating_report
+
+from .conftest import T0, at
+
+# --- the pure engines ------------------------------------------------------------------------
+
+C = prizes.Contender
+
+
+def _awarded(awards):
+    return [([p.key for p in a.prizes], a.winners, a.share) for a in awards]
+
+
+def test_each_player_receives_one_prize_at_most_and_categories_go_to_the_next_eligible():
+    standings = [
+        C(1, 1, 4.0, rating=2000, sex="w"),
+        C(2, 2, 3.5, rating=1400, birth_year=2012),
+        C(3, 3, 3.0, rating=1450, birth_year=2011),
+        C(4, 4, 2.0, rating=0, sex="w", club="Gent"),
+    ]
+    listed = [
+        prizes.Prize(1, amount=Decimal(100)),
+        prizes.Prize(2, prizes.WOMEN, amount=Decimal(30)),  # the best woman won place 1
+        prizes.Prize(3, prizes.RATING_BELOW, threshold=1500, amount=Decimal(20)),
+        prizes.Prize(4, prizes.AGE_UNDER, threshold=16, label="book"),
+        prizes.Prize(5, prizes.CLUB, club="gent", label="cup"),
+        prizes.Prize(6, prizes.UNRATED, label="pen"),  # player 4 has the club's cup
+    ]
+    assert _awarded(prizes.award(listed, standings, year=2026)) == [
+        ([1], [1], Decimal(100)),
+        ([2], [4], Decimal(30)),
+        ([3], [2], Decimal(20)),
+        ([4], [3], None),
+        ([5], [], None),
+        ([6], [], None),
+    ]
+
+
+def test_ties_are_broken_by_the_standings_order_or_shared_equally():
+    standings = [C(1, 1, 4.0), C(2, 2, 4.0), C(3, 3, 4.0), C(4, 4, 3.0)]
+    listed = [prizes.Prize(n, amount=Decimal(a)) for n, a in ((1, 100), (2, 50), (3, 25), (4, 10))]
+    assert _awarded(prizes.award(listed, standings, year=2026)) == [
+        ([1], [1], Decimal(100)),
+        ([2], [2], Decimal(50)),
+        ([3], [3], Decimal(25)),
+        ([4], [4], Decimal(10)),
+    ]
+    split = prizes.award(listed, standings, year=2026, ties="split")
+    assert _awarded(split) == [([1, 2, 3], [1, 2, 3], Decimal("58.33")), ([4], [4], Decimal(10))]
+    # more players tied than places left: they share the places left
+    two = prizes.award(listed[:2], standings, year=2026, ties="split")
+    assert _awarded(two) == [([1, 2], [1, 2, 3], Decimal("50.00"))]
+    # a prize in kind is never shared: the tie-breaks give it
+    cups = [prizes.Prize(1, label="cup"), prizes.Prize(2, label="medal")]
+    assert _awarded(prizes.award(cups, standings, year=2026, ties="split")) == [
+        ([1], [1], None),
+        ([2], [2], None),
+    ]
+
+
+def test_ages_are_counted_in_the_event_s_year():
+    player = C(1, 1, 1.0, birth_year=2010)
+    under = prizes.Prize(1, prizes.AGE_UNDER, threshold=16)
+    over = prizes.Prize(2, prizes.AGE_OVER, threshold=16)
+    assert prizes.eligible(under, player, year=2025) and not prizes.eligible(
+        over, player, year=2025
+    )
+    assert not prizes.eligible(under, player, year=2026) and prizes.eligible(
+        over, player, year=2026
+    )
+    assert not prizes.eligible(under, C(2, 2, 1.0), year=2026)  # no birth year: no age prize
+
+
+def test_the_rating_report_rates_played_games_against_rated_opponents_only():
+    lines = rating_report(
+        [
+            (1, "A", 2000, [(1, 2, "1"), (2, 3, "="), (3, None, "U")]),
+            (2, "B", 1800, [(1, 1, "0"), (2, 3, "+")]),
+            (3, "C", 0, [(2, 1, "=")]),
+        ]
+    )
+    a, b, c = lines
+    assert (a.rated_games, a.points, a.opponents_average, a.change) == (1, 1.0, 1800, 4.8)
+    assert (b.rated_games, b.change, b.performance) == (1, -4.8, 1200)
+    assert (c.rated_games, c.change) == (1, 0.0)  # an unrated player's games: listed, no change
+
+
+# --- in the database ----------------------------------------------------------------------------
+
+
+@pytest.fixture
+def finished(make_tournament, club_with_members):
+    club, owner, players = club_with_members
+    tournament = make_tournament(register=4, rounds=1)
+    services.tournament_start(tournament=tournament, actor=owner, now=T0)
+    services.round_start(tournament_id=tournament.pk, number=1, actor=owner, now=at(1))
+    for board in Board.objects.filter(round__tournament=tournament):
+        services.board_result_set(board=board, actor=owner, result="1/2-1/2", now=at(9))
+    tournament.refresh_from_db()
+    return tournament, owner, players
+
+
+@pytest.mark.django_db
+def test_the_prize_list_page_adds_removes_and_shows_the_winners(finished, client):
+    tournament, owner, players = finished
+    assert tournament.status == "finished"
+    client.force_login(owner)
+    add = reverse("tournament-action", args=[tournament.slug, "add-prize"])
+    for data in ({"amount": "100"}, {"amount": "50"}, {"kind": "rating_below", "threshold": "1400", "label": "book"}):  # fmt: skip
+        assert client.post(add, data).status_code == 302
+    page = client.get(reverse("tournament-prizes", args=[tournament.slug])).content.decode()
+    assert "Place 1" in page and "Place 2" in page and "Best rated under 1400" in page
+    assert "nobody eligible" in page  # everybody is rated 1500
+    services.tournament_update(tournament=tournament, actor=owner, prize_ties="split")
+    shared = client.get(reverse("tournament-prizes", args=[tournament.slug])).content.decode()
+    assert "37.50" in shared and "shared" in shared  # four on 0.5 share 150
+    prize = Prize.objects.get(position=3)
+    client.post(
+        reverse("tournament-action", args=[tournament.slug, "remove-prize"]), {"prize": prize.pk}
+    )
+    assert Prize.objects.count() == 2
+
+
+@pytest.mark.django_db
+def test_prizes_are_the_directors_and_must_say_what_they_are(finished):
+    tournament, owner, players = finished
+    with pytest.raises(NotAllowed):
+        services.prize_add(tournament=tournament, actor=players[0], amount=10)
+    with pytest.raises(InvalidInput) as empty:
+        services.prize_add(tournament=tournament, actor=owner)
+    assert empty.value.code == "prize_empty"
+    with pytest.raises(InvalidInput) as limit:
+        services.prize_add(tournament=tournament, actor=owner, kind="age_under", label="x")
+    assert limit.value.code == "prize_threshold"
+    assert not Prize.objects.exists()
+
+
+@pytest.mark.django_db
+def test_the_rating_report_page_and_csv(finished, client):
+    tournament, owner, players = finished
+    page = client.get(reverse("tournament-rating-report", args=[tournament.slug]))
+    assert page.status_code == 200 and "+0.0" in page.content.decode()
+    text = exports.rating_report_csv(tournament)
+    header, first = text.splitlines()[:2]
+    assert (
+        header
+        == "number,player,federation,rating,games,opponents_average,points,performance,change"
+    )
+    assert first.startswith("1,") and first.endswith(",1,1500,0.5,1500,+0.0")
+    assert len(selectors.rating_report(tournament)) == 4

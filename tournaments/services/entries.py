@@ -28,9 +28,15 @@ from clubs.models import Club, GuestPlayer
 from core.errors import Conflict, InvalidInput, NotFound
 from tournaments.entry_list import EntryListError, ListedPlayer, read_entry_list
 from tournaments.models import AuditEntry, Entrant, Tournament
-from tournaments.permissions import require_club_admin, require_director
+from tournaments.permissions import require_club_admin
 from tournaments.services.common import audit, locked
-from tournaments.services.registration import _entry_problems, enter_locked, profile_identity
+from tournaments.services.registration import (
+    _entry_problems,
+    check_director_may_add,
+    check_late_bye,
+    enter_locked,
+    profile_identity,
+)
 
 #: Characters an entry list may have (1,000 players with every column fit in 150 kB).
 MAX_LIST_CHARS = 200_000
@@ -159,10 +165,7 @@ def entries_import(
             % {"most": MAX_LIST_CHARS},
             code="list_too_long",
         )
-    if late_bye not in ("H", "Z"):
-        raise InvalidInput(
-            gettext("Rounds missed by a late entry score a zero (Z) or half (H) bye.")
-        )
+    check_late_bye(late_bye)
     try:
         players = read_entry_list(text)
     except EntryListError as error:
@@ -172,13 +175,7 @@ def entries_import(
         ) from error
     with transaction.atomic():
         tournament = locked(tournament)
-        require_director(tournament, actor, gettext("add players"))
-        if tournament.status == Tournament.Status.FINISHED:
-            raise Conflict(gettext("The tournament is over."), code="tournament_finished")
-        if tournament.status == Tournament.Status.RUNNING and tournament.is_round_robin:
-            raise Conflict(
-                gettext("A round-robin cannot take late entries."), code="round_robin_started"
-            )
+        check_director_may_add(tournament, actor)
         result = EntriesImport(tournament=tournament)
         entered = set(Entrant.objects.filter(tournament=tournament).values_list("user", flat=True))
         problems: list[str] = []

@@ -204,6 +204,25 @@ def entrant_readmit(*, tournament: Tournament, actor: User, user: User) -> Entra
         return entrant
 
 
+def check_late_bye(late_bye: str) -> None:
+    if late_bye not in ("H", "Z"):
+        raise InvalidInput(
+            gettext("Rounds missed by a late entry score a zero (Z) or half (H) bye.")
+        )
+
+
+def check_director_may_add(tournament: Tournament, actor: User) -> None:
+    """A director adds players (the tournament locked): not to an event over, nor to a
+    round-robin under way."""
+    require_director(tournament, actor, gettext("add players"))
+    if tournament.status == Tournament.Status.FINISHED:
+        raise Conflict(gettext("The tournament is over."), code="tournament_finished")
+    if tournament.status == Tournament.Status.RUNNING and tournament.is_round_robin:
+        raise Conflict(
+            gettext("A round-robin cannot take late entries."), code="round_robin_started"
+        )
+
+
 def entrant_add(
     *,
     tournament: Tournament,
@@ -218,23 +237,14 @@ def entrant_add(
     The event's entry rules hold for directors too: a non-member of a members-only event, or a
     player beyond the maximum, is refused unless the director says ``override``, which the
     audit trail records with the rule set aside."""
-    if late_bye not in ("H", "Z"):
-        raise InvalidInput(
-            gettext("Rounds missed by a late entry score a zero (Z) or half (H) bye.")
-        )
+    check_late_bye(late_bye)
     with transaction.atomic():
         tournament = locked(tournament)
-        require_director(tournament, actor, gettext("add players"))
-        if tournament.status == Tournament.Status.FINISHED:
-            raise Conflict(gettext("The tournament is over."), code="tournament_finished")
+        check_director_may_add(tournament, actor)
         if Entrant.objects.filter(tournament=tournament, user=user).exists():
             raise Conflict(
                 gettext("%(username)s is already registered.") % {"username": user.username},
                 code="already_registered",
-            )
-        if tournament.status == Tournament.Status.RUNNING and tournament.is_round_robin:
-            raise Conflict(
-                gettext("A round-robin cannot take late entries."), code="round_robin_started"
             )
         problems = _entry_problems(tournament, user)
         if problems and not override:

@@ -38,6 +38,10 @@ def _json_type(field: serializers.Field) -> tuple[str, Callable[[Any], bool]] | 
         return _("an integer"), _is_int
     if isinstance(field, serializers.FloatField):
         return _("a number"), _is_number
+    if isinstance(field, serializers.DecimalField):  # as its schema says: a number, or text
+        if field.coerce_to_string is False:
+            return _("a number"), _is_number
+        return _("text"), lambda value: isinstance(value, str)
     if isinstance(field, serializers.ChoiceField) and not isinstance(
         field, serializers.MultipleChoiceField
     ):

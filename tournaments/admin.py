@@ -7,7 +7,9 @@ from .models import (
     ByeRequest,
     Entrant,
     ForbiddenPair,
+    Prize,
     ResultChange,
+    ResultReport,
     Round,
     Tournament,
 )
@@ -54,3 +56,17 @@ class AuditEntryAdmin(admin.ModelAdmin):
     list_display = ("tournament", "at", "actor", "what", "detail")
     list_filter = ("what",)
     raw_id_fields = ("tournament", "actor")
+
+
+@admin.register(Prize)
+class PrizeAdmin(admin.ModelAdmin):
+    list_display = ("tournament", "position", "kind", "threshold", "club", "amount", "label")
+    list_filter = ("kind",)
+    raw_id_fields = ("tournament",)
+
+
+@admin.register(ResultReport)
+class ResultReportAdmin(admin.ModelAdmin):
+    list_display = ("board", "result", "state", "reported_by", "reported_at", "answered_by")
+    list_filter = ("state",)
+    raw_id_fields = ("board", "reported_by", "answered_by")

@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from core.errors import NotFound
 from games.models import Game
 from games.records import records_stream
-from tournaments import history, selectors
+from tournaments import award_selectors, history, selectors
 from tournaments.identity import federation_of_country
 from tournaments.models import Arbiter, ByeRequest, Entrant, ForbiddenPair, Round, Tournament
 from tournaments.pairing import PairingPlayer, RoundEntry, write_trf
@@ -286,7 +286,7 @@ def rating_report_csv(tournament: Tournament) -> str:
         ["number", "player", "federation", "rating", "games", "opponents_average", "points",
          "performance", "change"]
     )  # fmt: skip
-    lines = selectors.rating_report(tournament)
+    lines = award_selectors.rating_report(tournament)
     for line in lines:
         entrant = line.entrant
         writer.writerow(

@@ -141,6 +141,7 @@ class TournamentForm(forms.Form):
             ("split", _("shared equally")),
         ],
         initial="tiebreak",
+        required=False,
         label=_("Prizes for players on equal points"),
     )
     starts_on = forms.DateField(
@@ -248,6 +249,7 @@ class TournamentForm(forms.Form):
             if not data.get(optional):
                 data.pop(optional, None)  # not sent: the default, or unchanged
         data["bye_requests_closed_rounds"] = data.get("bye_requests_closed_rounds") or 0
+        data["prize_ties"] = data.get("prize_ties") or "tiebreak"
         if self.started:
             for name in self.FIXED_ONCE_STARTED:
                 data.pop(name, None)

@@ -83,19 +83,30 @@ def wall_chart(request, slug: str):
     )
 
 
+#: Rows a projector screen shows (large type on a 16:9 screen); longer lists take more screens.
+PROJECTOR_ROWS = 14
+
+
+def _screens(rows: list, size: int = PROJECTOR_ROWS) -> list[list]:
+    return [rows[start : start + size] for start in range(0, len(rows), size)] or [[]]
+
+
 def projector(request, slug: str):
-    """Full screen in the hall: the current round's pairings and the standings, shown in turn
-    (``data-cycle`` seconds each), the page read again every few seconds."""
+    """Full screen in the hall: the current round's pairings and then the standings, a screen
+    of :data:`PROJECTOR_ROWS` rows at a time, shown in turn (``data-cycle`` seconds each); the
+    page is read again every few seconds."""
     tournament = tournament_by_slug(slug)
     current = tournament.round_set.filter(number=tournament.current_round).first()
+    boards = selectors.round_boards(current) if current else []
+    standings = selectors.standings(tournament)
     return render(
         request,
         "tournaments/print/projector.html",
         {
             "tournament": tournament,
             "round": current,
-            "boards": selectors.round_boards(current) if current else [],
-            "standings": selectors.standings(tournament),
+            "board_screens": _screens(boards) if boards else [],
+            "standing_screens": _screens(standings) if standings else [],
             "tiebreak_names": selectors.tiebreak_names(tournament),
         },
     )

@@ -3,25 +3,19 @@ found by what a user typed, boards, standings, crosstable, cards, pairing warnin
 
 from __future__ import annotations
 
-from datetime import date, datetime
+from datetime import datetime
 
-from django.db.models import Count, Q, QuerySet
-from django.db.models.functions import Coalesce, TruncDate
-from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from core.errors import NotFound
 from tournaments import history
-from tournaments import prizes as prize_engine
-from tournaments import rating_report as report_engine
 from tournaments.models import (
     Arbiter,
     AuditEntry,
     Board,
     Entrant,
     ForbiddenPair,
-    Prize,
     ResultChange,
     ResultReport,
     Round,
@@ -203,158 +197,6 @@ def round_boards(round_: Round) -> list[Board]:
     return boards
 
 
-#: The public list's filters (``public_events``): name -> what it matches.
-EVENT_FILTERS = ("q", "club", "country", "status", "format", "from", "to")
-
-
-def public_events(filters: dict) -> QuerySet:
-    """Every event for the public results list, newest first by its day (the announced first
-    day, else the day it started, else the day it was created), filtered: ``q`` a word of the
-    name, the club, the city, the venue or a player's name; ``club`` a club's slug; ``country``
-    an ISO code; ``status``; ``format``; ``from``/``to`` ISO dates bounding the event's day.
-    A filter that cannot be read (a bad date) is ignored, as a search box would."""
-    events = (
-        Tournament.objects.select_related("club")
-        .annotate(
-            day=Coalesce("starts_on", TruncDate("started_at"), TruncDate("created_at")),
-            players=Count("entrants", distinct=True),
-        )
-        .order_by("-day", "-pk")
-    )
-    words = (filters.get("q") or "").split()[:5]
-    for word in words:
-        matches = Entrant.objects.filter(
-            Q(user__display_name__icontains=word)
-            | Q(user__username__icontains=word)
-            | Q(listed_name__icontains=word)
-        ).values("tournament")
-        events = events.filter(
-            Q(name__icontains=word)
-            | Q(club__name__icontains=word)
-            | Q(city__icontains=word)
-            | Q(venue__icontains=word)
-            | Q(pk__in=matches)
-        )
-    if filters.get("club"):
-        events = events.filter(club__slug=filters["club"])
-    if filters.get("country"):
-        events = events.filter(country=filters["country"].upper()[:2])
-    if filters.get("status") in Tournament.Status.values:
-        events = events.filter(status=filters["status"])
-    if filters.get("format") in Tournament.Format.values:
-        events = events.filter(format=filters["format"])
-    for name, lookup in (("from", "day__gte"), ("to", "day__lte")):
-        try:
-            day = date.fromisoformat(filters.get(name) or "")
-        except ValueError:
-            continue
-        events = events.filter(**{lookup: day})
-    return events
-
-
-def event_document(event: Tournament, request=None) -> dict:
-    """An event as the public list's JSON gives it (stable links to its pages and exports)."""
-    url = event.get_absolute_url()
-    absolute = request.build_absolute_uri if request is not None else (lambda path: path)
-    return {
-        "slug": event.slug,
-        "name": event.name,
-        "club": event.club.name,
-        "club_slug": event.club.slug,
-        "format": event.format,
-        "status": event.status,
-        "rounds": event.rounds,
-        "current_round": event.current_round,
-        "players": getattr(event, "players", None),
-        "starts_on": event.starts_on.isoformat() if event.starts_on else None,
-        "ends_on": event.ends_on.isoformat() if event.ends_on else None,
-        "day": event.day.isoformat() if getattr(event, "day", None) else None,
-        "city": event.city,
-        "country": str(event.country or ""),
-        "venue": event.venue,
-        "url": absolute(url),
-        "standings_csv": absolute(f"{url}export/standings.csv"),
-        "trf": absolute(f"{url}export/trf"),
-        "api": absolute(f"/api/v1/tournaments/{event.slug}/"),
-    }
-
-
-def event_year(tournament: Tournament) -> int:
-    """The year ages are counted in: the event's first day's, else its start's, else today's."""
-    if tournament.starts_on:
-        return tournament.starts_on.year
-    return (tournament.started_at or timezone.now()).year
-
-
-def prize_list(tournament: Tournament) -> list[dict]:
-    """The prizes given out from the current standings (final once the event is over): each
-    award with its places, winners (entrants) and their money."""
-    prizes = list(Prize.objects.filter(tournament=tournament))
-    if not prizes:
-        return []
-    people = _by_number(tournament)
-    contenders = [
-        prize_engine.Contender(
-            number=row["number"],
-            rank=row["rank"],
-            points=row["points_value"],
-            rating=row["rating"],
-            birth_year=people[row["number"]].birth_year,
-            sex=people[row["number"]].sex,
-            club=people[row["number"]].represents,
-        )
-        for row in standings(tournament)
-        if row["number"] in people and not row["withdrawn"]
-    ]
-    by_key = {prize.pk: prize for prize in prizes}
-    awards = prize_engine.award(
-        [
-            prize_engine.Prize(
-                key=prize.pk,
-                kind=prize.kind,
-                threshold=prize.threshold,
-                club=prize.club,
-                amount=prize.amount,
-                label=prize.label,
-            )
-            for prize in prizes
-        ],
-        contenders,
-        year=event_year(tournament),
-        ties=tournament.prize_ties,
-    )
-    return [
-        {
-            "prizes": [by_key[prize.key] for prize in award.prizes],
-            "winners": [people[number] for number in award.winners],
-            "share": award.share,
-            "shared": award.shared,
-        }
-        for award in awards
-    ]
-
-
-def rating_report(tournament: Tournament) -> list:
-    """The event's rating report (``tournaments.rating_report``), one line per player with a
-    pairing number, their entrant attached as ``entrant``."""
-    data = standings_input(tournament)
-    people = _by_number(tournament)
-    lines = report_engine.rating_report(
-        [
-            (
-                player.number,
-                people[player.number].name if player.number in people else player.name,
-                player.rating,
-                [(entry.round, entry.opponent, entry.result) for entry in player.entries],
-            )
-            for player in data.players
-        ]
-    )
-    for line in lines:
-        line.entrant = people.get(line.number)
-    return lines
-
-
 def alphabetical_pairings(round_: Round) -> list[dict]:
     """Every player of a round in alphabetical order of their names (what players look for on
     the wall): their board, colour and opponent, or their bye."""
@@ -468,7 +310,7 @@ def standings(tournament: Tournament, *, after: int | None = None) -> list[dict]
         )
     )
     order = [code for code in tournament.tiebreaks if code in TIEBREAKS]
-    people = _by_number(tournament)
+    people = entrants_by_number(tournament)
     return [
         {
             "rank": row.rank,
@@ -486,7 +328,7 @@ def standings(tournament: Tournament, *, after: int | None = None) -> list[dict]
     ]
 
 
-def _by_number(tournament: Tournament) -> dict[int, Entrant]:
+def entrants_by_number(tournament: Tournament) -> dict[int, Entrant]:
     return {e.pairing_number: e for e in entrants(tournament) if e.pairing_number}
 
 
@@ -506,7 +348,7 @@ def crosstable(tournament: Tournament) -> list[dict]:
         return []
     data = standings_input(tournament)
     ranks = {row["number"]: row["rank"] for row in standings(tournament)}
-    people = _by_number(tournament)
+    people = entrants_by_number(tournament)
     rows = []
     for row in crosstable_rows(data):
         cells = []

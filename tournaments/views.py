@@ -23,7 +23,14 @@ from django.views.decorators.http import require_POST
 from clubs.models import Club
 from core.errors import InvalidInput, ServiceError
 from ratings.selectors import ratings_being_updated
-from tournaments import actions, exports, selectors, services
+from tournaments import (
+    actions,
+    award_selectors,
+    exports,
+    public_selectors,
+    selectors,
+    services,
+)
 from tournaments.forms import AddPlayerForm, ResultForm, TournamentForm
 from tournaments.models import Entrant, Prize, Round, Tournament
 from tournaments.permissions import is_club_admin, is_director
@@ -43,13 +50,13 @@ def _context(request, tournament: Tournament, **extra) -> dict:
 
 
 def _filters(request) -> dict:
-    return {name: request.GET.get(name, "").strip() for name in selectors.EVENT_FILTERS}
+    return {name: request.GET.get(name, "").strip() for name in public_selectors.EVENT_FILTERS}
 
 
 def tournament_list(request):
     """The public results site's list: every event, filtered and searched, 30 a page."""
     filters = _filters(request)
-    page = Paginator(selectors.public_events(filters), 30).get_page(request.GET.get("page"))
+    page = Paginator(public_selectors.public_events(filters), 30).get_page(request.GET.get("page"))
     query = {name: value for name, value in filters.items() if value}
     return render(
         request,
@@ -76,13 +83,13 @@ def tournament_list(request):
 def tournament_list_json(request):
     """The same list, machine-readable: at most 100 events a page (``page``), newest first."""
     filters = _filters(request)
-    page = Paginator(selectors.public_events(filters), 100).get_page(request.GET.get("page"))
+    page = Paginator(public_selectors.public_events(filters), 100).get_page(request.GET.get("page"))
     return JsonResponse(
         {
             "count": page.paginator.count,
             "page": page.number,
             "pages": page.paginator.num_pages,
-            "events": [selectors.event_document(event, request) for event in page],
+            "events": [public_selectors.event_document(event, request) for event in page],
         }
     )
 
@@ -243,7 +250,7 @@ def tournament_prizes(request, slug: str):
         _context(
             request,
             tournament,
-            awards=selectors.prize_list(tournament),
+            awards=award_selectors.prize_list(tournament),
             prize_kinds=Prize.Kind.choices,
         ),
     )
@@ -254,7 +261,7 @@ def tournament_rating_report(request, slug: str):
     return render(
         request,
         "tournaments/rating_report.html",
-        _context(request, tournament, lines=selectors.rating_report(tournament)),
+        _context(request, tournament, lines=award_selectors.rating_report(tournament)),
     )
 
 

@@ -1,12 +1,13 @@
 /* Sumito: the projector view of a tournament (tournaments.printouts.projector). Shows its
- * screens in turn (the round's pairings, then the standings), data-cycle seconds each, and reads
- * the page again every few seconds so that results and new rounds appear by themselves. */
+ * screens in turn (the round's pairings, then the standings, a screenful of rows each),
+ * data-cycle seconds each, and reads the page again every few seconds so that results and new
+ * rounds appear by themselves. */
 const root = document.getElementById("projector");
 const cycle = (Number(root && root.dataset.cycle) || 15) * 1000;
 let shown = 0;
 
 function screens() {
-  return [...document.querySelectorAll("#projector .screen")];
+  return [...root.querySelectorAll(".screen")];
 }
 
 function show(index) {
@@ -26,8 +27,17 @@ async function refresh() {
     });
     if (!answer.ok) return;
     const fresh = new DOMParser().parseFromString(await answer.text(), "text/html");
+    const next = fresh.getElementById("projector");
+    if (!next) return;
+    const ids = (element) => [...element.querySelectorAll(".screen")].map((s) => s.id).join(" ");
+    if (ids(next) !== ids(root)) {
+      // another round or another number of screens: take the new ones, start from the first
+      root.innerHTML = next.innerHTML;
+      show(0);
+      return;
+    }
     for (const screen of screens()) {
-      const part = fresh.getElementById(screen.id);
+      const part = next.querySelector(`#${CSS.escape(screen.id)}`);
       if (part && part.innerHTML !== screen.innerHTML) screen.innerHTML = part.innerHTML;
     }
   } catch (error) {

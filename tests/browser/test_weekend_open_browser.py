@@ -101,21 +101,23 @@ def test_a_weekend_open_from_entry_list_to_final_standings(
         _print_round_one(td, tournament, shots)
         hall = watch(make(width=1280, height=720))
         hall.goto(f"/tournaments/{tournament.slug}/projector/")
-        expect(hall.locator("#projector-pairings h1")).to_contain_text("Round 1")
+        expect(hall.locator("#projector-pairings-1 h1")).to_contain_text("Round 1")
         hall.screenshot(path=str(shots / "sumito-weekend-projector-r1.png"))
         td.goto(f"/tournaments/{tournament.slug}/")
         td.get_by_role("button", name="Start round 1").click()
         expect(messages(td)).to_have_text("Round 1 has started.")
         _round_one_reports(td, tournament, shots, make, watch, log_in)
         _save_the_rest(td, tournament, 1)
-        expect(hall.locator("#projector-pairings h1")).to_contain_text("Finished", timeout=20_000)
+        expect(hall.locator("#projector-pairings-1 h1")).to_contain_text("Finished", timeout=20_000)
+        expect(hall.locator("#projector .screen")).to_have_count(2 + 3)  # 20 boards, 40 players
         _round_two(td, tournament, shots)
-        expect(hall.locator("#projector-pairings h1")).to_contain_text("Round 2", timeout=20_000)
+        expect(hall.locator("#projector-pairings-1 h1")).to_contain_text("Round 2", timeout=20_000)
         for number in range(3, ROUNDS + 1):
             _pair_start_and_play(td, tournament, number)
-        expect(hall.locator("#projector-standings h1")).to_contain_text(
+        expect(hall.locator("#projector-standings-1 h1")).to_contain_text(
             f"Standings after round {ROUNDS}", timeout=20_000
         )
+        expect(hall.locator("#projector .screen:not([hidden])")).to_have_count(1)
         hall.screenshot(path=str(shots / "sumito-weekend-projector-end.png"))
         td.goto(f"/tournaments/{tournament.slug}/")
         expect(td.locator(".tournament-head .badge").first).to_have_text("Finished")

@@ -57,7 +57,7 @@ def test_the_wall_chart_and_the_projector_show_names_and_results(paired, client)
     chart = client.get(reverse("tournament-wall-chart", args=[tournament.slug])).content.decode()
     assert board.white.user.display_name in chart and "print-a3-landscape.css" in chart
     shown = client.get(reverse("tournament-projector", args=[tournament.slug])).content.decode()
-    assert 'id="projector-pairings"' in shown and 'id="projector-standings" hidden' in shown
+    assert 'id="projector-pairings-1"' in shown and 'id="projector-standings-1" hidden' in shown
     assert board.black.user.display_name in shown and ">0-1<" in shown
 
 

@@ -6,7 +6,7 @@ import pytest
 from django.urls import reverse
 
 from core.errors import InvalidInput, NotAllowed
-from tournaments import exports, prizes, selectors, services
+from tournaments import award_selectors, exports, prizes, services
 from tournaments.models import Board, Prize
 from tournaments.rating_report import rating_report
 
@@ -157,4 +157,4 @@ def test_the_rating_report_page_and_csv(finished, client):
         == "number,player,federation,rating,games,opponents_average,points,performance,change"
     )
     assert first.startswith("1,") and first.endswith(",1,1500,0.5,1500,+0.0")
-    assert len(selectors.rating_report(tournament)) == 4
+    assert len(award_selectors.rating_report(tournament)) == 4

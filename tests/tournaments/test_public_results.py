@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 
 from clubs import services as club_services
-from tournaments import selectors, services
+from tournaments import public_selectors, selectors, services
 from tournaments.models import Board
 
 from .conftest import T0, at
@@ -42,7 +42,7 @@ def events(club_with_members, make_player):
 
 
 def _names(filters):
-    return [event.name for event in selectors.public_events(filters)]
+    return [event.name for event in public_selectors.public_events(filters)]
 
 
 def test_the_list_is_newest_first_and_every_filter_narrows_it(events):

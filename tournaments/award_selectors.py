@@ -1,0 +1,87 @@
+"""Reads of an event's end: its prize list (``tournaments.prizes`` gives the prizes out) and its
+rating report (``tournaments.rating_report``)."""
+
+from __future__ import annotations
+
+from django.utils import timezone
+
+from tournaments import prizes as prize_engine
+from tournaments import rating_report as report_engine
+from tournaments.models import Prize, Tournament
+from tournaments.selectors import entrants_by_number, standings, standings_input
+
+
+def event_year(tournament: Tournament) -> int:
+    """The year ages are counted in: the event's first day's, else its start's, else today's."""
+    if tournament.starts_on:
+        return tournament.starts_on.year
+    return (tournament.started_at or timezone.now()).year
+
+
+def prize_list(tournament: Tournament) -> list[dict]:
+    """The prizes given out from the current standings (final once the event is over): each
+    award with its places, winners (entrants) and their money."""
+    prizes = list(Prize.objects.filter(tournament=tournament))
+    if not prizes:
+        return []
+    people = entrants_by_number(tournament)
+    contenders = [
+        prize_engine.Contender(
+            number=row["number"],
+            rank=row["rank"],
+            points=row["points_value"],
+            rating=row["rating"],
+            birth_year=people[row["number"]].birth_year,
+            sex=people[row["number"]].sex,
+            club=people[row["number"]].represents,
+        )
+        for row in standings(tournament)
+        if row["number"] in people and not row["withdrawn"]
+    ]
+    by_key = {prize.pk: prize for prize in prizes}
+    awards = prize_engine.award(
+        [
+            prize_engine.Prize(
+                key=prize.pk,
+                kind=prize.kind,
+                threshold=prize.threshold,
+                club=prize.club,
+                amount=prize.amount,
+                label=prize.label,
+            )
+            for prize in prizes
+        ],
+        contenders,
+        year=event_year(tournament),
+        ties=tournament.prize_ties,
+    )
+    return [
+        {
+            "prizes": [by_key[prize.key] for prize in award.prizes],
+            "winners": [people[number] for number in award.winners],
+            "share": award.share,
+            "shared": award.shared,
+        }
+        for award in awards
+    ]
+
+
+def rating_report(tournament: Tournament) -> list:
+    """The event's rating report (``tournaments.rating_report``), one line per player with a
+    pairing number, their entrant attached as ``entrant``."""
+    data = standings_input(tournament)
+    people = entrants_by_number(tournament)
+    lines = report_engine.rating_report(
+        [
+            (
+                player.number,
+                people[player.number].name if player.number in people else player.name,
+                player.rating,
+                [(entry.round, entry.opponent, entry.result) for entry in player.entries],
+            )
+            for player in data.players
+        ]
+    )
+    for line in lines:
+        line.entrant = people.get(line.number)
+    return lines

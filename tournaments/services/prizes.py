@@ -41,8 +41,8 @@ def prize_add(
         low, high = needs[kind]
         if threshold is None or not low <= int(threshold) <= high:
             raise InvalidInput(
-                _("A prize for the best %(kind)s needs a limit from %(low)s to %(high)s.")
-                % {"kind": Prize.Kind(kind).label.lower(), "low": low, "high": high},
+                _("A prize of the category “%(kind)s” needs a limit from %(low)s to %(high)s.")
+                % {"kind": Prize.Kind(kind).label, "low": low, "high": high},
                 code="prize_threshold",
             )
         threshold = int(threshold)

@@ -264,7 +264,7 @@ def test_director_runs_a_four_round_swiss(new_page, make_player, log_in):
     expect(messages(td)).to_have_text(f"{LATE} added.")
     expect(td).to_have_url(re.compile(rf"/tournaments/{slug}/players/$"))
     late_row = td.locator("#players tbody tr", has=td.get_by_role("link", name=LATE, exact=True))
-    expect(late_row.locator("td").nth(3)).to_have_text("Active (from round 2)")
+    expect(late_row.locator("td").nth(4)).to_have_text("Active (from round 2)")  # after the club
     expect(late_row.locator("td").first).to_have_text("8")
     late = Entrant.objects.get(tournament=tournament, user__username=LATE)
     assert (late.first_round, late.late_bye, late.pairing_number) == (2, "H", 8)
@@ -375,7 +375,7 @@ def test_director_runs_a_four_round_swiss(new_page, make_player, log_in):
     gone = Entrant.objects.get(tournament=tournament, user__username=WITHDRAWN)
     assert (gone.status, gone.withdrawn_from_round) == ("withdrawn", 4)
     go_to(td, "Players")
-    expect(row.locator("td").nth(3)).to_have_text("Withdrawn")
+    expect(row.locator("td").nth(4)).to_have_text("Withdrawn")
     expect(row.get_by_role("button", name="Re-admit")).to_be_visible()
 
     # The audit page lists the granted bye and the withdrawal.
@@ -465,12 +465,14 @@ def test_director_runs_a_four_round_swiss(new_page, make_player, log_in):
     go_to(td, "R4")
     expect(td.locator(".no-print form.result-form")).to_have_count(3)
     td.emulate_media(media="print")
-    expect(td.locator(".print-only")).to_have_text(
+    expect(td.locator("p.print-only")).to_have_text(
         re.compile(
             rf"^{EVENT} · {CLUB} · pairings and results of round 4 of 4 · \d{{4}}-\d\d-\d\d$"
         )
     )
     expect(td.locator("#boards")).to_be_visible()
+    expect(td.locator("#boards td.qr svg")).to_have_count(3)  # a board's report page, printed
+    expect(td.locator("#boards td.qr svg").first).to_be_visible()
     expect(td.locator("table:visible")).to_have_count(1)
     expect(td.get_by_role("heading", name="Results")).to_be_hidden()
     for hidden in (".topbar", "nav.tabs", ".no-print", "form", "button"):
@@ -478,7 +480,8 @@ def test_director_runs_a_four_round_swiss(new_page, make_player, log_in):
             expect(element).to_be_hidden()
     td.screenshot(path=ROUND_SCREENSHOT, full_page=True)
     td.emulate_media(media="screen")
-    expect(td.locator(".print-only")).to_be_hidden()
+    expect(td.locator("p.print-only")).to_be_hidden()
+    expect(td.locator("#boards td.qr").first).to_be_hidden()
 
     # --- The crosstable shows every bye and the withdrawal.
     go_to(td, "Crosstable")

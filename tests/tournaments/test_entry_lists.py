@@ -525,3 +525,15 @@ def test_a_director_withdraws_and_grants_byes_to_guest_players_by_username(open_
     )
     assert f"{guest.username} withdrew." in withdrawn.content.decode()
     assert Entrant.objects.get(user=guest).status == "withdrawn"
+
+
+def test_a_non_member_account_named_full_is_refused_like_any_other(club_with_members, make_player):
+    """The list's rule check once dropped every problem whose text held "full" (meant for the
+    maximum, checked once for the whole list), so a non-member called "fullmoon" got in."""
+    club, owner, players = club_with_members
+    make_player("fullmoon")
+    tournament = services.tournament_create(club=club, actor=owner, name="Members Night")
+    with pytest.raises(Conflict) as refused:
+        services.entries_import(tournament=tournament, actor=owner, text="Username\nfullmoon")
+    assert "line 2: fullmoon is not a member of Swiss Club" in refused.value.detail
+    assert not Entrant.objects.exists()

@@ -31,10 +31,10 @@ from tournaments.models import AuditEntry, Entrant, Tournament
 from tournaments.permissions import require_club_admin
 from tournaments.services.common import audit, locked
 from tournaments.services.registration import (
-    _entry_problems,
     check_director_may_add,
     check_late_bye,
     enter_locked,
+    membership_problem,
     profile_identity,
 )
 
@@ -189,11 +189,9 @@ def entries_import(
                 )
                 continue
             if how == "account":
-                problems += [
-                    f"line {player.line}: {problem}"
-                    for problem in _entry_problems(tournament, user)
-                    if "full" not in problem
-                ]
+                membership = membership_problem(tournament, user)
+                if membership:  # the maximum is checked once, for the whole list
+                    problems.append(f"line {player.line}: {membership}")
             elif tournament.entry == Tournament.Entry.MEMBERS:
                 problems.append(
                     f"line {player.line}: {shown} is a guest, not a member of {tournament.club.name}"
@@ -286,6 +284,10 @@ def guest_claim(
             code="not_an_account",
         )
     with transaction.atomic():
+        # the lock order of tournaments.services: the events' rows first (by id), then the rest
+        events = Entrant.objects.filter(user=guest).values_list("tournament_id", flat=True)
+        for tournament_id in sorted(set(events)):
+            locked(Tournament(pk=tournament_id))
         record = GuestPlayer.objects.select_for_update().filter(club=club, user=guest).first()
         if record is None:
             raise NotFound(
@@ -309,9 +311,7 @@ def guest_claim(
                 % {"username": account.username, "events": ", ".join(clash)},
                 code="both_entered",
             )
-        for entry in entries:
-            locked(entry.tournament)
-        Entrant.objects.filter(user=guest).update(user=account)
+        Entrant.objects.filter(pk__in=[entry.pk for entry in entries]).update(user=account)
         record.claimed_by, record.claimed_at = account, now
         record.save(update_fields=["claimed_by", "claimed_at"])
         for entry in entries:

@@ -31,14 +31,22 @@ from tournaments.permissions import require_director
 from tournaments.services.common import audit, locked
 
 
-def _entry_problems(tournament: Tournament, user: User) -> list[str]:
-    """What of the event's entry rules ``user`` does not meet."""
-    problems = []
+def membership_problem(tournament: Tournament, user: User) -> str | None:
+    """Why ``user`` may not enter a members-only event (None: they may)."""
     if (
         tournament.entry == Tournament.Entry.MEMBERS
         and not Membership.objects.filter(club=tournament.club, user=user).exists()
     ):
-        problems.append(f"{user.username} is not a member of {tournament.club.name}")
+        return f"{user.username} is not a member of {tournament.club.name}"
+    return None
+
+
+def _entry_problems(tournament: Tournament, user: User) -> list[str]:
+    """What of the event's entry rules ``user`` does not meet."""
+    problems = []
+    membership = membership_problem(tournament, user)
+    if membership:
+        problems.append(membership)
     if (
         tournament.max_players is not None
         and Entrant.objects.filter(tournament=tournament, status=Entrant.Status.ACTIVE).count()

@@ -169,6 +169,7 @@ class TournamentForm(forms.Form):
     )
     schedule = forms.CharField(
         required=False,
+        strip=False,  # a leading blank line is round 1 without a time
         label=_("Round times"),
         widget=forms.Textarea(attrs={"rows": 3, "placeholder": "2026-12-05 10:00"}),
         help_text=_(
@@ -205,11 +206,12 @@ class TournamentForm(forms.Form):
 
     def clean_schedule(self) -> list[str]:
         """The round times, one a line, as ISO date-times without an offset (the service reads
-        them in the event's time zone)."""
+        them in the event's time zone); a blank line is a round without a time."""
         times = []
         for number, line in enumerate((self.cleaned_data.get("schedule") or "").splitlines(), 1):
             line = " ".join(line.split())
             if not line:
+                times.append("")
                 continue
             try:
                 times.append(datetime.fromisoformat(line).replace(tzinfo=None).isoformat())
@@ -218,6 +220,8 @@ class TournamentForm(forms.Form):
                     _("Line %(number)s, '%(line)s': write a date and time as 2026-12-05 10:00.")
                     % {"number": number, "line": line}
                 ) from None
+        while times and not times[-1]:
+            times.pop()
         return times
 
     def clean(self):
@@ -273,13 +277,11 @@ class TournamentForm(forms.Form):
         for slot, code in enumerate(tournament.tiebreaks, start=1):
             fields[f"tiebreak_{slot}"] = code
         fields["country"] = str(tournament.country or "")
+        times = (tournament.round_time(n) for n in range(1, len(tournament.schedule or []) + 1))
         fields["schedule"] = "\n".join(
-            datetime.fromisoformat(when).astimezone(tournament.zone).strftime("%Y-%m-%d %H:%M")
-            if datetime.fromisoformat(when).tzinfo
-            else datetime.fromisoformat(when).strftime("%Y-%m-%d %H:%M")
-            for when in tournament.schedule or []
-            if when
-        )
+            moment.astimezone(tournament.zone).strftime("%Y-%m-%d %H:%M") if moment else ""
+            for moment in times
+        ).rstrip("\n")
         return fields
 
 

@@ -1,3 +1,4 @@
+from datetime import datetime
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.conf import settings
@@ -173,6 +174,19 @@ class Tournament(models.Model):
             return ZoneInfo(self.time_zone or settings.TIME_ZONE)
         except (ZoneInfoNotFoundError, ValueError):
             return ZoneInfo(settings.TIME_ZONE)
+
+    def round_time(self, number: int) -> datetime | None:
+        """When round ``number`` starts by the schedule (a time kept without an offset is read
+        in the event's time zone), else ``None``."""
+        times = self.schedule or []
+        when = times[number - 1] if 1 <= number <= min(len(times), self.rounds) else ""
+        if not when:
+            return None
+        try:
+            moment = datetime.fromisoformat(when)
+        except (TypeError, ValueError):
+            return None
+        return moment if moment.tzinfo is not None else moment.replace(tzinfo=self.zone)
 
     @property
     def bye_requests_allowed(self) -> int:

@@ -115,13 +115,7 @@ def remind_players(*, now: datetime) -> int:
 
 
 def _first_start(tournament: Tournament) -> datetime | None:
-    first = (tournament.schedule or [None])[0]
-    if not first:
-        return None
-    try:
-        return datetime.fromisoformat(first)
-    except (TypeError, ValueError):
-        return None
+    return tournament.round_time(1)
 
 
 def _name(entrant: Entrant | None) -> str:

@@ -120,15 +120,8 @@ def reports_summary(boards: list[Board]) -> dict:
 def round_times(tournament: Tournament) -> list[tuple[int, datetime]]:
     """(round number, start) of each round the schedule times (a time without an offset is
     read in the event's time zone)."""
-    times = []
-    for number, when in enumerate(tournament.schedule or [], start=1):
-        if not when or number > tournament.rounds:
-            continue
-        moment = datetime.fromisoformat(when)
-        if moment.tzinfo is None:
-            moment = moment.replace(tzinfo=tournament.zone)
-        times.append((number, moment))
-    return times
+    times = [(n, tournament.round_time(n)) for n in range(1, tournament.rounds + 1)]
+    return [(number, moment) for number, moment in times if moment is not None]
 
 
 def arbiters(tournament: Tournament) -> list[Arbiter]:

@@ -449,6 +449,29 @@ def test_the_settings_page_sets_dates_venue_zone_and_round_times(open_event, cli
     )
 
 
+def test_a_round_without_a_time_keeps_its_place_through_the_settings_page(open_event, client):
+    """A schedule with a gap (round 1 without a time, set through the API) read into the form
+    lost the gap, and the next save moved round 2's time to round 1: a blank line is a round
+    without a time, both ways."""
+    club, owner, players, tournament = open_event
+    services.tournament_update(
+        tournament=tournament,
+        actor=owner,
+        time_zone="Europe/Brussels",
+        schedule=["", "2026-12-05T15:00", "", "2026-12-06T10:00"],
+    )
+    tournament.refresh_from_db()
+    data = {k: v for k, v in TournamentForm.initial_from(tournament).items() if v is not None}
+    assert data["schedule"] == "\n2026-12-05 15:00\n\n2026-12-06 10:00"
+    data = {k: v for k, v in data.items() if v is not False}
+    client.force_login(owner)
+    answer = client.post(reverse("tournament-edit", args=[tournament.slug]), data)
+    assert answer.status_code == 302, answer.context["form"].errors
+    tournament.refresh_from_db()
+    assert tournament.schedule == ["", "2026-12-05T15:00:00+01:00", "", "2026-12-06T10:00:00+01:00"]
+    assert [n for n, _ in selectors.round_times(tournament)] == [2, 4]
+
+
 def test_a_round_s_start_time_shows_only_while_rounds_start_at_scheduled_times(open_event, client):
     """Defect 8: switching back to manual starts still showed "starts 2026-12-03 19:30 UTC"."""
     club, owner, players, tournament = open_event

@@ -300,10 +300,7 @@ def _create_round(tournament: Tournament, number: int, now: datetime) -> Round:
                 % {"number": number, "error": engine_text(error)},
                 code="no_pairing",
             ) from error
-    schedule = tournament.schedule or []
-    scheduled_at = None
-    if number <= len(schedule) and schedule[number - 1]:
-        scheduled_at = datetime.fromisoformat(schedule[number - 1])
+    scheduled_at = tournament.round_time(number)
     round_ = Round.objects.create(
         tournament=tournament,
         number=number,

@@ -297,9 +297,7 @@ def tournament_update(*, tournament: Tournament, actor: User, **fields) -> Tourn
         tournament.save(update_fields=list(fields) or None)
         if "schedule" in fields:  # a round paired and not started keeps to the new times
             for round_ in Round.objects.filter(tournament=tournament, status=Round.Status.PAIRED):
-                times = tournament.schedule or []
-                when = times[round_.number - 1] if round_.number <= len(times) else ""
-                round_.scheduled_at = datetime.fromisoformat(when) if when else None
+                round_.scheduled_at = tournament.round_time(round_.number)
                 round_.save(update_fields=["scheduled_at"])
         if "chat_enabled" in fields:  # the games in play follow at once
             Game.objects.filter(

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import csv
 import io
-from datetime import date, datetime
+from datetime import date
 
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -18,11 +18,20 @@ from games.models import Game
 from games.records import records_stream
 from tournaments import award_selectors, history, selectors
 from tournaments.identity import federation_of_country
-from tournaments.models import Arbiter, ByeRequest, Entrant, ForbiddenPair, Round, Tournament
+from tournaments.models import (
+    Arbiter,
+    Board,
+    ByeRequest,
+    Entrant,
+    ForbiddenPair,
+    Round,
+    Tournament,
+)
 from tournaments.pairing import PairingPlayer, RoundEntry, write_trf
 from tournaments.pairing.trf import TrfBye, TrfHeader, TrfIdentity
 from tournaments.tiebreaks import TIEBREAKS
 from tournaments.tiebreaks import crosstable as crosstable_rows
+from tournaments.trf_sumito import GameEnd, SumitoRecords, fide_codes, write_records
 
 
 def standings_csv(tournament: Tournament) -> str:
@@ -158,9 +167,7 @@ def trf_header(tournament: Tournament) -> TrfHeader:
         round_ = rounds.get(number)
         if round_ is not None and (round_.started_at or round_.paired_at):
             return _local_date(round_.started_at or round_.paired_at, tournament)
-        if number <= len(schedule) and schedule[number - 1]:
-            return _local_date(datetime.fromisoformat(schedule[number - 1]), tournament)
-        return None
+        return _local_date(tournament.round_time(number), tournament)
 
     last = max(tournament.current_round, len([when for when in schedule if when]))
     system = ""
@@ -180,6 +187,7 @@ def trf_header(tournament: Tournament) -> TrfHeader:
         round_dates=tuple(round_date(n) for n in range(1, min(last, tournament.rounds) + 1)),
         system=system,
         encoded_time_control=code,
+        tiebreaks=fide_codes(tournament.tiebreaks or []),
     )
 
 
@@ -255,6 +263,46 @@ def trf(tournament: Tournament) -> str:
         header=trf_header(tournament),
         requested_byes=byes,
         identities={entrant.pairing_number: identity(entrant) for entrant in people},
+        extensions=write_records(sumito_records(tournament)),
+    )
+
+
+def sumito_records(tournament: Tournament) -> SumitoRecords:
+    """What the TRF has no field for (:mod:`tournaments.trf_sumito`): the tie-break order with
+    the marble tie-break, the entry rule, the pairing rules and the marbles to win, each round's
+    board order and
+    how its games ended (marbles and termination)."""
+    order: dict[int, list[int]] = {}
+    games: dict[tuple[int, int], GameEnd] = {}
+    boards = (
+        Board.objects.filter(round__tournament=tournament, black__pairing_number__isnull=False)
+        .order_by("round__number", "number")
+        .values_list(
+            "round__number",
+            "black__pairing_number",
+            "white",
+            "black_marbles",
+            "white_marbles",
+            "termination",
+        )
+    )
+    for number, first, second, first_marbles, second_marbles, termination in boards:
+        order.setdefault(number, []).append(first)
+        if second is not None and (
+            first_marbles is not None
+            or second_marbles is not None
+            or termination not in ("", "entered", "forfeit")
+        ):
+            games[(number, first)] = GameEnd(first_marbles, second_marbles, termination)
+    return SumitoRecords(
+        tiebreaks=tuple(tournament.tiebreaks or ()),
+        settings={
+            "entry": tournament.entry,
+            "marbles_to_win": str(tournament.marbles_to_win),
+            "pairing_rules": tournament.pairing_rules,
+        },
+        board_order={number: tuple(firsts) for number, firsts in order.items()},
+        games=games,
     )
 
 

@@ -6,6 +6,7 @@ from datetime import date
 from pathlib import Path
 
 import pytest
+from django.db.models import F
 from django.urls import reverse
 
 from accounts.models import User
@@ -214,6 +215,90 @@ def test_round_trip_export_gives_the_file_back(club):
     )
     assert again.forbidden_pairs == event.forbidden_pairs
     assert again.requested_byes == event.requested_byes
+
+
+def boards_as_played(tournament):
+    return [
+        (
+            b.round.number,
+            b.number,
+            b.black.pairing_number,
+            b.white.pairing_number if b.white else None,
+            b.result,
+            b.bye,
+            b.black_marbles,
+            b.white_marbles,
+            b.termination,
+        )
+        for b in Board.objects.filter(round__tournament=tournament)
+        .select_related("round", "black", "white")
+        .order_by("round__number", "number")
+    ]
+
+
+def test_an_exported_event_imported_again_is_the_same_event(club):
+    """Issue 25, defect 12: a Sumito TRF imported again lost the marble tie-break, the entry
+    rule and the board order. Now the tie-break order, the entry rule, the pairing rules, the
+    marbles to win, every round's board order and every game's marbles and ending come back,
+    and with them the same standings and tie-break values."""
+    club_, owner, *_ = club
+    first = import_event(club_, owner).tournament
+    Tournament.objects.filter(pk=first.pk).update(
+        tiebreaks=["marbles", "sonneborn_berger", "buchholz"],
+        entry=Tournament.Entry.OPEN,
+        pairing_rules=Tournament.PairingRules.DUTCH_UNTIL_2026,
+        marbles_to_win=5,
+    )
+    first.refresh_from_db()
+    # round 1's boards in another order (as a director's hand edit leaves them) ...
+    boards = list(Board.objects.filter(round__tournament=first, round__number=1).order_by("number"))
+    Board.objects.filter(pk__in=[b.pk for b in boards]).update(number=F("number") + 100)
+    for number, board in enumerate(reversed(boards), start=1):
+        Board.objects.filter(pk=board.pk).update(number=number)
+    # ... and games with their marbles and endings: 1 beat 4 by marbles, 2 beat 3 on time
+    Board.objects.filter(pk=board_of(first, 1, 1).pk).update(
+        black_marbles=5, white_marbles=2, termination="marbles"
+    )
+    Board.objects.filter(pk=board_of(first, 2, 2).pk).update(
+        black_marbles=1, white_marbles=3, termination="time"
+    )
+    Board.objects.filter(pk=board_of(first, 1, 3).pk).update(black_marbles=3, white_marbles=4)
+
+    second = import_event(club_, owner, exports.trf(first)).tournament
+
+    assert second.pk != first.pk
+    for setting in ("tiebreaks", "entry", "pairing_rules", "marbles_to_win", "rounds"):
+        assert getattr(second, setting) == getattr(first, setting), setting
+    assert boards_as_played(second) == boards_as_played(first)
+    before, after = selectors.standings(first), selectors.standings(second)
+    assert [(r["number"], r["rank"], r["tiebreak_values"]) for r in after] == [
+        (r["number"], r["rank"], r["tiebreak_values"]) for r in before
+    ]
+    assert any(r["tiebreak_values"]["marbles"] for r in after)
+
+
+def test_a_foreign_files_202_tiebreaks_are_kept_where_sumito_computes_them(club):
+    club_, owner, *_ = club
+    text = EVENT.replace("222 900+10", "202 SB, BH/C1, ARO\r\n222 900+10")
+    result = import_event(club_, owner, text)
+    assert result.tournament.tiebreaks == ["sonneborn_berger", "buchholz_cut1"]
+    assert any("ARO" in note for note in result.notes)
+
+
+@pytest.mark.parametrize(
+    "extra, message",
+    [
+        ("SMM 001    1  7  2 marbles", "more than the 6 that win"),
+        ("SMM 001    1  5  2 on-time", "is not a word"),
+        ("SMB 001    1    x", "not a number"),
+    ],
+)
+def test_bad_sumito_records_are_refused_and_nothing_is_created(club, extra, message):
+    club_, owner, *_ = club
+    with pytest.raises(Unprocessable) as error:
+        import_event(club_, owner, EVENT + extra + "\r\n")
+    assert message in str(error.value)
+    assert not Tournament.objects.exists()
 
 
 @pytest.mark.parametrize("name", ["bbp_model_37p.trf", "bbp_24p_6r_half_pab.trf"])

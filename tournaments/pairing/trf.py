@@ -25,14 +25,17 @@ arbiters (one line each), ``122`` time control as text, ``132`` round dates (``Y
 columns of the round blocks), ``142`` number of rounds, ``152 W|B`` the colour the top seed gets
 in the first round (``W`` = moves first), ``162`` the point system (``W D L A P X`` codes;
 written only when not 1 / 0.5 / 0 with 1 for the bye), ``192`` the encoded type of tournament
-(``FIDE_DUTCH_2025``, ``FIDE_DUTCH``, ...), ``222`` the encoded time control (``S+I``).
+(``FIDE_DUTCH_2025``, ``FIDE_DUTCH``, ...), ``202`` the FIDE tie-breaks (codes separated by
+commas), ``222`` the encoded time control (``S+I``).
 ``062``/``072``/``082`` are not read back: they are counted from the ``001`` lines.
 
 In-tournament records: ``240 K RRR PPPP ...`` byes of kind ``K`` (F, H or Z) asked for in round
 ``RRR``; ``260 R1 R2 PPPP PPPP ...`` no two of the players meet in rounds R1..R2.  Accelerations
 (``250`` and ``XXA`` with points other than 0, Baku types in ``192``), abnormal points
 (``299``), points for an absence other than 0 and team tournaments (``013``, ``310``) are
-refused with a :class:`PairingError` naming the line.  ``###`` lines are comments.
+refused with a :class:`PairingError` naming the line.  ``###`` lines are comments.  Lines of
+other alphabetic codes (a program's own: Sumito's ``SM?`` records, Tornelo's ``DAT``) are kept
+in :attr:`TrfTournament.extensions` and written back from ``write_trf(extensions=...)``.
 
 Older extensions, read and written beside the 2026 codes (JaVaFo and older programs know only
 these; bbpPairings reads both): ``XXR n`` = ``142``, ``XXC white1|black1`` = ``152 W|B``,

@@ -47,6 +47,8 @@ class TrfHeader:
     round_dates: tuple[date | None, ...] = ()
     system: str = ""
     encoded_time_control: str = ""
+    #: the ``202`` codes in order (``BH/C1``, ``SB``, ...), as written
+    tiebreaks: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,6 +113,9 @@ class TrfTournament:
     forbidden_groups: tuple[ForbiddenGroup, ...] = ()
     #: pairing number -> the player's identity columns, for the players that have any
     identities: dict[int, TrfIdentity] = field(default_factory=dict)
+    #: lines of a program's own alphabetic codes this module does not read (Sumito's ``SM?``
+    #: records, Tornelo's ``DAT``, ...): ``(line number, code, content)`` in file order
+    extensions: tuple[tuple[int, str, str], ...] = ()
 
     @property
     def next_round(self) -> int:

@@ -190,6 +190,7 @@ class _Reader:
         self.pab_given = False
         self.players: list[tuple[int, str, int, list[RoundEntry]]] = []
         self.identities: dict[int, TrfIdentity] = {}
+        self.extensions: list[tuple[int, str, str]] = []
 
     def read(self, line: str, line_number: int) -> None:
         code, content = line[:3], line[4:].strip()
@@ -286,6 +287,12 @@ class _Reader:
             )
         elif code in ("013", "310"):
             raise PairingError(gettext_noop("team tournaments are not supported"), subject=where)
+        elif code == "202":
+            self.header["tiebreaks"] = tuple(
+                word for word in re.split(r"[,;\s]+", content.upper()) if word
+            )
+        elif code.isalpha() and code.isupper():
+            self.extensions.append((line_number, code, content))
 
     def player(self, line: str, line_number: int) -> None:
         number = _parse_int(line[4:8], gettext_noop("pairing number"), line_number)
@@ -479,4 +486,5 @@ def read_trf(text: str) -> TrfTournament:
         ),
         forbidden_groups=tuple(reader.groups),
         identities=dict(reader.identities),
+        extensions=tuple(reader.extensions),
     )

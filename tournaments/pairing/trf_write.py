@@ -145,6 +145,7 @@ def write_trf(
     header: TrfHeader | None = None,
     requested_byes: Iterable[TrfBye] = (),
     identities: dict[int, TrfIdentity] | None = None,
+    extensions: Iterable[str] = (),
 ) -> str:
     """The tournament as FIDE TRF-26 text (LF line ends, trailing newline), with the TRF-16
     extension lines beside the 2026 codes.
@@ -156,7 +157,8 @@ def write_trf(
     The rank column holds the order by points, then pairing number.  ``forbidden_pairs`` hold
     for the whole event (``XXP`` and ``260`` for rounds 1..``total_rounds``);
     ``requested_byes`` are written as ``240`` records; ``identities`` fill the players'
-    sex, title, federation, FIDE id and birth date columns.
+    sex, title, federation, FIDE id and birth date columns; ``header.tiebreaks`` make the
+    ``202`` line; ``extensions`` are a program's own lines (alphabetic codes), written last.
     """
     if first_colour not in (BLACK, WHITE):
         raise PairingError("first_colour must be 'b' or 'w'")
@@ -180,6 +182,8 @@ def write_trf(
         lines.append(points_line)
     if header.system:
         lines.append(f"192 {header.system}")
+    if header.tiebreaks:
+        lines.append("202 " + ",".join(header.tiebreaks))
     if header.encoded_time_control:
         lines.append(f"222 {header.encoded_time_control}")
     for player, entries, tenths in rows:
@@ -209,6 +213,7 @@ def write_trf(
         lines.append(xxs)
     for a, b in pairs:
         lines.append(f"XXP {a} {b}")
+    lines += extensions
     return "\n".join(lines) + "\n"
 
 

@@ -37,6 +37,8 @@ from tournaments.pairing.trf import DUTCH_CODES, TrfIdentity, TrfTournament
 from tournaments.permissions import require_club_admin
 from tournaments.services.entries import guest_create, name_variants
 from tournaments.services.setup import tournament_create
+from tournaments.tiebreaks import TIEBREAKS
+from tournaments.trf_sumito import SumitoRecords, from_fide_codes, read_records
 
 #: Bytes a TRF file may have (300 players over 30 rounds is about 120 kB).
 MAX_TRF_BYTES = 1_000_000
@@ -282,7 +284,105 @@ def _description(event: TrfTournament) -> str:
     return "\n".join(lines)[:4000]
 
 
-def _create(club: Club, actor: User, event: TrfTournament, total: int) -> Tournament:
+def read_sumito(event: TrfTournament) -> SumitoRecords:
+    """Sumito's own records of the file (an event exported by Sumito), checked."""
+    try:
+        records = read_records(event.extensions)
+    except PairingError as error:
+        raise Unprocessable(
+            _("The TRF file cannot be read: %(error)s") % {"error": engine_text(error)},
+            code="bad_trf",
+        ) from None
+    return records
+
+
+#: The settings an ``SMS`` record may carry, and the values each takes.
+IMPORTED_SETTINGS = {
+    "entry": set(Tournament.Entry.values),
+    "pairing_rules": set(Tournament.PairingRules.values),
+    "marbles_to_win": {str(n) for n in range(1, 15)},
+}
+
+
+def _kept_settings(event: TrfTournament, records: SumitoRecords) -> tuple[dict, list[str]]:
+    """The settings the file gives beyond FIDE's fields (the tie-break order from ``SMT``, else
+    from ``202``; ``SMS``'s entry rule, pairing rules, marbles to win), and notes on what
+    Sumito could not keep."""
+    settings: dict = {}
+    notes = []
+    for name, value in records.settings.items():
+        if value in IMPORTED_SETTINGS.get(name, ()):
+            settings[name] = int(value) if name == "marbles_to_win" else value
+        else:
+            notes.append(
+                _("The file's setting %(name)s=%(value)s is not one Sumito keeps.")
+                % {"name": name, "value": value}
+            )
+    if records.tiebreaks:
+        known = [code for code in records.tiebreaks if code in TIEBREAKS]
+        unknown = [code for code in records.tiebreaks if code not in TIEBREAKS]
+    else:
+        known, unknown = map(list, from_fide_codes(event.header.tiebreaks))
+    if known:
+        settings["tiebreaks"] = list(dict.fromkeys(known))
+    if unknown:
+        notes.append(
+            _("Tie-breaks of the file that Sumito does not compute were left out: %(codes)s.")
+            % {"codes": ", ".join(unknown)}
+        )
+    return settings, notes
+
+
+def _board_order(plan: RoundsPlan, records: SumitoRecords) -> None:
+    """Each round's boards in the order the file's ``SMB`` record gives (by first player);
+    boards it does not name keep their places after the named ones."""
+    for number, boards in plan.boards.items():
+        order = records.board_order.get(number)
+        if order:
+            place = {first: index for index, first in enumerate(order)}
+            boards.sort(key=lambda board: place.get(board.black, len(place)))
+
+
+def _game_end(
+    records: SumitoRecords, number: int, board: PlannedBoard, marbles_to_win: int
+) -> dict:
+    """The board's ending, with the marbles and the ending the file's ``SMM`` record gives a
+    game (checked): a forfeit's is ``forfeit``, another game's ``entered``."""
+    if board.white is None:
+        return {"termination": ""}
+    forfeit = board.result in FORFEITS or board.result == Board.Result.DOUBLE_FORFEIT
+    termination = "forfeit" if forfeit else "entered"
+    end = records.games.get((number, board.black))
+    if end is None:
+        return {"termination": termination}
+    for marbles in (end.first_marbles, end.second_marbles):
+        if marbles is not None and marbles > marbles_to_win:
+            raise Unprocessable(
+                _(
+                    "Round %(round)s, board of player %(number)s: %(marbles)s marbles pushed off, more than the %(marbles_to_win)s that win."
+                )
+                % {
+                    "round": number,
+                    "number": board.black,
+                    "marbles": marbles,
+                    "marbles_to_win": marbles_to_win,
+                },
+                code="bad_trf",
+            )
+    if end.termination and not end.termination.replace("_", "").isalpha():
+        raise Unprocessable(
+            _("Round %(round)s, board of player %(number)s: the ending %(how)r is not a word.")
+            % {"round": number, "number": board.black, "how": end.termination},
+            code="bad_trf",
+        )
+    return {
+        "black_marbles": end.first_marbles,
+        "white_marbles": end.second_marbles,
+        "termination": end.termination[:16] or termination,
+    }
+
+
+def _create(club: Club, actor: User, event: TrfTournament, total: int, kept: dict) -> Tournament:
     name = " ".join(event.name.split())[:100] or "Imported tournament"
     if len(name) < 3:
         name = f"{name} (imported)"
@@ -297,6 +397,7 @@ def _create(club: Club, actor: User, event: TrfTournament, total: int) -> Tourna
         "ends_on": event.header.end_date,
         "city": event.header.city[:80],
         "country": country_of_federation(event.header.federation),
+        **kept,
     }
     if (
         settings["starts_on"]
@@ -321,11 +422,14 @@ def tournament_import_trf(*, club: Club, actor: User, text: str, now: datetime) 
     pairs still to come; running with the next round to pair, or finished. All or nothing."""
     require_club_admin(club, actor, _("import its tournaments"))
     event = read_event(text)
+    records = read_sumito(event)
     plan = plan_rounds(event)
+    _board_order(plan, records)
+    kept, kept_notes = _kept_settings(event, records)
     total = event.total_rounds or event.rounds_played
-    notes = list(plan.notes)
+    notes = list(plan.notes) + kept_notes
     with transaction.atomic():
-        tournament = _create(club, actor, event, total)
+        tournament = _create(club, actor, event, total, kept)
         matched, guests = [], []
         entrants: dict[int, Entrant] = {}
         taken: set[int] = set()
@@ -349,7 +453,7 @@ def tournament_import_trf(*, club: Club, actor: User, text: str, now: datetime) 
                 birth_year=identity.birth_year,
                 sex=identity.sex if identity.sex in ("m", "w") else "",
             )
-        _create_rounds(tournament, event, plan, entrants, now)
+        _create_rounds(tournament, event, plan, entrants, now, records)
         notes += _create_future(tournament, event, entrants)
         finished = event.rounds_played >= total
         tournament.status = Tournament.Status.FINISHED if finished else Tournament.Status.RUNNING
@@ -366,6 +470,7 @@ def _create_rounds(
     plan: RoundsPlan,
     entrants: dict[int, Entrant],
     now: datetime,
+    records: SumitoRecords,
 ) -> None:
     dates = event.header.round_dates
     for number, planned in plan.boards.items():
@@ -386,14 +491,8 @@ def _create_rounds(
                 white=entrants[board.white] if board.white is not None else None,
                 result=board.result,
                 bye=board.bye,
-                termination=(
-                    ""
-                    if board.white is None
-                    else "forfeit"
-                    if board.result in FORFEITS or board.result == Board.Result.DOUBLE_FORFEIT
-                    else "entered"
-                ),
                 **Board.note_fields(IMPORTED_NOTE),
+                **_game_end(records, number, board, tournament.marbles_to_win),
             )
             for board_number, board in enumerate(planned, start=1)
         )

@@ -8,12 +8,11 @@ no site header, no buttons; ``static/css/printouts.css`` lays them out."""
 from __future__ import annotations
 
 from django.shortcuts import get_object_or_404, render
-from django.urls import reverse
 
 from tournaments import selectors
 from tournaments.models import Round, Tournament
 from tournaments.selectors import tournament_by_slug
-from tournaments.sheets import qr_svg
+from tournaments.sheets import board_qr
 
 #: Move lines on a score sheet: three columns of 30 (Abalone games are rarely longer; a longer
 #: one continues on the back).
@@ -43,12 +42,7 @@ def table_cards(request, slug: str, number: int):
     tournament, round_ = _round(slug, number)
     boards = [board for board in selectors.round_boards(round_) if board.white_id]
     for board in boards:
-        board.qr = qr_svg(
-            request.build_absolute_uri(
-                reverse("tournament-board", args=[tournament.slug, round_.number, board.number])
-            ),
-            scale=3,
-        )
+        board.qr = board_qr(request, board, scale=3)
     return render(
         request,
         "tournaments/print/cards.html",

@@ -14,7 +14,6 @@ from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
@@ -36,7 +35,7 @@ from tournaments.models import Entrant, Prize, Round, Tournament
 from tournaments.permissions import is_club_admin, is_director
 from tournaments.selectors import tournament_by_slug as _tournament
 from tournaments.services.entries import MAX_LIST_CHARS
-from tournaments.sheets import qr_svg
+from tournaments.sheets import board_qr
 
 
 def _context(request, tournament: Tournament, **extra) -> dict:
@@ -209,13 +208,7 @@ def tournament_round(request, slug: str, number: int):
         context["reports"] = selectors.reports_summary(context["boards"])
         for board in context["boards"]:  # the printed sheet's QR code: the board's report page
             if board.white_id:
-                board.qr = qr_svg(
-                    request.build_absolute_uri(
-                        reverse(
-                            "tournament-board", args=[tournament.slug, round_.number, board.number]
-                        )
-                    )
-                )
+                board.qr = board_qr(request, board)
     if context["is_director"] and round_.status == Round.Status.PAIRED:
         if selectors.round_hand_edited(round_):  # the engine's own pairing keeps its rules
             context["warnings"] = selectors.pairing_warnings(tournament, round_)

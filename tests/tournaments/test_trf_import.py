@@ -337,6 +337,29 @@ def test_a_second_import_finds_the_guests_of_the_first(club):
     assert first.tournament.slug != second.tournament.slug
 
 
+def test_an_import_never_takes_another_club_s_guests_or_a_closed_account(club, make_player):
+    """The TRF import matched any account by display name, guests of other clubs and closed
+    accounts too: club B's import seated club A's guests (and their history) in B's event.
+    It now matches as entry lists do: active accounts, else the importing club's own guests."""
+    club_a, owner_a, *_ = club
+    first = import_event(club_a, owner_a)
+    owner_b = make_player("td-b")
+    club_b = club_services.club_create(owner=owner_b, name="Other Club")
+    closed = make_player("golf", display_name="Gina Golf")
+    closed.is_active = False
+    closed.save()
+    second = import_event(club_b, owner_b)
+    seated = {
+        e.pairing_number: e.user for e in Entrant.objects.filter(tournament=second.tournament)
+    }
+    theirs = {e.pairing_number: e.user for e in Entrant.objects.filter(tournament=first.tournament)}
+    guests = {n for n, user in theirs.items() if user.is_guest or not user.is_active}
+    assert guests and all(seated[n] != theirs[n] for n in guests)
+    assert seated[7] != closed
+    assert {seated[1].username, seated[2].username} == {"anna", "Bert"}  # accounts still match
+    assert len(second.guests) == 6
+
+
 @pytest.mark.parametrize(
     ("text", "message"),
     [

@@ -7,13 +7,16 @@ rule broken without the director's ``override`` refuses the whole list).
 
 Who a line is, first match wins: the ``username`` column (an account, or the list is refused);
 the e-mail of exactly one account; the name (either "Lastname, Firstname" order) of exactly one
-account's username or display name; a guest of the club with that name or e-mail; else a new
+account's username, else display name (:func:`account_for`: accounts people log in with, as a
+TRF import matches them); a guest of the club with that name or e-mail (:func:`guest_for`, never
+another club's); else a new
 guest of the club (:class:`clubs.models.GuestPlayer`): an inactive account nobody can log in as,
 its display name the listed name.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -90,25 +93,37 @@ def _one(users) -> User | None:
     return found[0] if len(found) == 1 else None
 
 
-def _account_for(player: ListedPlayer) -> User | None:
-    people = User.objects.filter(is_active=True, is_guest=False)
-    if player.email:
-        user = _one(people.filter(email__iexact=player.email))
-        if user is not None:
-            return user
-    query = Q()
-    for variant in name_variants(player.name):
-        query |= Q(username__iexact=variant) | Q(display_name__iexact=variant)
-    return _one(people.filter(query)) if query else None
+def account_for(name: str, email: str = "", *, taken: Iterable[int] = ()) -> User | None:
+    """The one account a person logs in with (active, not a guest) that a listed or imported
+    player is: by e-mail, else by username, else by display name, the name as written or
+    turned from "Lastname, Firstname" (ignoring case). ``None`` when none or several match
+    (the director sorts a guest out later), or the one found is among ``taken``."""
+    people = User.objects.filter(is_active=True, is_guest=False).exclude(pk__in=list(taken))
+    lookups = [Q(email__iexact=email)] if email else []
+    for lookup in ("username__iexact", "display_name__iexact"):
+        query = Q()
+        for variant in name_variants(name):
+            query |= Q(**{lookup: variant})
+        if query:
+            lookups.append(query)
+    for query in lookups:
+        found = list(people.filter(query)[:2])
+        if found:
+            return found[0] if len(found) == 1 else None
+    return None
 
 
-def _guest_named(club: Club, player: ListedPlayer) -> User | None:
-    guests = GuestPlayer.objects.filter(club=club, claimed_by__isnull=True)
+def guest_for(club: Club, name: str, email: str = "", *, taken: Iterable[int] = ()) -> User | None:
+    """The club's one unclaimed guest player of that name (display name, either order) or
+    e-mail; never another club's."""
+    guests = GuestPlayer.objects.filter(club=club, claimed_by__isnull=True).exclude(
+        user__in=list(taken)
+    )
     query = Q()
-    for variant in name_variants(player.name):
+    for variant in name_variants(name):
         query |= Q(user__display_name__iexact=variant)
-    if player.email:
-        query |= Q(email__iexact=player.email)
+    if email:
+        query |= Q(email__iexact=email)
     found = _one(guests.filter(query).select_related("user")) if query else None
     return found.user if found else None
 
@@ -259,10 +274,10 @@ def _who(club: Club, player: ListedPlayer) -> tuple[User, str]:
                 % {"line": player.line, "username": player.username}
             )
         return user, "account"
-    user = _account_for(player)
+    user = account_for(player.name, player.email)
     if user is not None:
         return user, "account"
-    user = _guest_named(club, player)
+    user = guest_for(club, player.name, player.email)
     if user is not None:
         return user, "guest"
     return guest_create(club, player.name, player.email), "new guest"

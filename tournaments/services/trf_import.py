@@ -7,9 +7,10 @@ histories into boards without touching the database, so a file Sumito cannot rep
 refused before anything is written. :func:`tournament_import_trf` then writes everything in one
 transaction: a refusal (:class:`Unprocessable`, HTTP 422) leaves nothing behind.
 
-Players are matched to accounts by name: the TRF name ("Lastname, Firstname" or free text, or
-"Firstname Lastname" made from it) equal, ignoring case, to one account's username or display
-name. Everybody else becomes a guest player of the club (``entries.guest_create``: an inactive
+Players are matched to accounts by name (``entries.account_for``, as entry lists match them):
+the TRF name ("Lastname, Firstname" or free text, or "Firstname Lastname" made from it) equal,
+ignoring case, to one active account's username, else display name; else to one of the club's
+unclaimed guest players (``entries.guest_for``). Everybody else becomes a guest player of the club (``entries.guest_create``: an inactive
 account nobody can log in as, its display name the TRF name), which an account may claim later.
 The players' title, federation, birth year and sex come from their ``001`` columns.
 """
@@ -20,7 +21,6 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, time
 
 from django.db import transaction
-from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -35,7 +35,7 @@ from tournaments.pairing import PairingError, PairingPlayer, RoundEntry, read_tr
 from tournaments.pairing.model import score_before, validate_histories
 from tournaments.pairing.trf import DUTCH_CODES, TrfIdentity, TrfTournament
 from tournaments.permissions import require_club_admin
-from tournaments.services.entries import guest_create, name_variants
+from tournaments.services.entries import account_for, guest_create, guest_for
 from tournaments.services.setup import tournament_create
 from tournaments.tiebreaks import TIEBREAKS
 from tournaments.trf_sumito import SumitoRecords, from_fide_codes, read_records
@@ -238,24 +238,6 @@ def _game(entry: RoundEntry, player: PairingPlayer, mirror: RoundEntry | None) -
     return PlannedBoard(black, white, result=result)
 
 
-def match_account(name: str, taken: set[int]) -> User | None:
-    """The one account whose username, else display name, is the TRF name (either order),
-    ignoring case; None when there is none, or more than one, or it is taken already."""
-    variants = name_variants(name)
-    if not variants:
-        return None
-    for lookup in ("username__iexact", "display_name__iexact"):
-        query = Q()
-        for variant in variants:
-            query |= Q(**{lookup: variant})
-        found = [user for user in User.objects.filter(query)[:2] if user.pk not in taken]
-        if len(found) == 1:
-            return found[0]
-        if found:
-            return None  # ambiguous: a guest, and the director sorts it out
-    return None
-
-
 def _moment(day: date | None, now: datetime) -> datetime:
     if day is None:
         return now
@@ -434,7 +416,9 @@ def tournament_import_trf(*, club: Club, actor: User, text: str, now: datetime) 
         entrants: dict[int, Entrant] = {}
         taken: set[int] = set()
         for player in event.players:
-            user = match_account(player.name, taken)
+            user = account_for(player.name, taken=taken) or guest_for(
+                club, player.name, taken=taken
+            )
             if user is not None:
                 matched.append(f"{player.name} → {user.username}")
             else:

@@ -12,6 +12,7 @@ from core.errors import engine_text
 from core.messages import Text
 from games.clock import TimeControl
 from games.models import START_CHOICES
+from tournaments import prizes
 
 NOTE_LENGTH = 1000
 
@@ -438,14 +439,14 @@ class Prize(models.Model):
     """A prize of the event, in the director's order of priority (``position``): an overall
     place or a category's (``tournaments.prizes`` gives them out)."""
 
-    class Kind(models.TextChoices):
-        OVERALL = "overall", _("Overall place")
-        RATING_BELOW = "rating_below", _("Best rated under")
-        AGE_UNDER = "age_under", _("Best younger than")
-        AGE_OVER = "age_over", _("Best aged at least")
-        WOMEN = "women", _("Best woman")
-        CLUB = "club", _("Best of a club")
-        UNRATED = "unrated", _("Best unrated")
+    class Kind(models.TextChoices):  # the categories of the pure engine, named
+        OVERALL = prizes.OVERALL, _("Overall place")
+        RATING_BELOW = prizes.RATING_BELOW, _("Best rated under")
+        AGE_UNDER = prizes.AGE_UNDER, _("Best younger than")
+        AGE_OVER = prizes.AGE_OVER, _("Best aged at least")
+        WOMEN = prizes.WOMEN, _("Best woman")
+        CLUB = prizes.CLUB, _("Best of a club")
+        UNRATED = prizes.UNRATED, _("Best unrated")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="prizes")
     position = models.PositiveSmallIntegerField()

@@ -46,6 +46,10 @@ def test_each_player_receives_one_prize_at_most_and_categories_go_to_the_next_el
     ]
 
 
+def test_the_model_offers_exactly_the_engine_s_categories():
+    assert tuple(Prize.Kind.values) == prizes.CATEGORIES
+
+
 def test_ties_are_broken_by_the_standings_order_or_shared_equally():
     standings = [C(1, 1, 4.0), C(2, 2, 4.0), C(3, 3, 4.0), C(4, 4, 3.0)]
     listed = [prizes.Prize(n, amount=Decimal(a)) for n, a in ((1, 100), (2, 50), (3, 25), (4, 10))]

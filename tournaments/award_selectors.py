@@ -3,11 +3,13 @@ rating report (``tournaments.rating_report``)."""
 
 from __future__ import annotations
 
+from django.db.models import Q
 from django.utils import timezone
 
+from ratings.models import RatingChange
 from tournaments import prizes as prize_engine
 from tournaments import rating_report as report_engine
-from tournaments.models import Prize, Tournament
+from tournaments.models import Entrant, Prize, Tournament
 from tournaments.selectors import entrants_by_number, standings, standings_input
 
 
@@ -66,9 +68,36 @@ def prize_list(tournament: Tournament) -> list[dict]:
     ]
 
 
+def applied_changes(tournament: Tournament) -> dict[tuple[int, int], tuple[int, float]]:
+    """(pairing number, round) -> (the opponent's rating, the change) of every rating change
+    the site applied for the event's games, over the board or on the server."""
+    numbers = dict(
+        Entrant.objects.filter(tournament=tournament, pairing_number__isnull=False).values_list(
+            "user_id", "pairing_number"
+        )
+    )
+    rows = RatingChange.objects.filter(
+        Q(board__round__tournament=tournament)
+        | Q(game__tournament_board__round__tournament=tournament)
+    ).values_list(
+        "user_id",
+        "board__round__number",
+        "game__tournament_board__round__number",
+        "opponent_rating",
+        "rating_before",
+        "rating_after",
+    )
+    return {
+        (numbers[user], board_round or game_round): (opponent, float(after - before))
+        for user, board_round, game_round, opponent, before, after in rows
+        if user in numbers and (board_round or game_round)
+    }
+
+
 def rating_report(tournament: Tournament) -> list:
     """The event's rating report (``tournaments.rating_report``), one line per player with a
-    pairing number, their entrant attached as ``entrant``."""
+    pairing number, their entrant attached as ``entrant``; for an event the site rates, the
+    changes it applied."""
     data = standings_input(tournament)
     people = entrants_by_number(tournament)
     lines = report_engine.rating_report(
@@ -80,7 +109,8 @@ def rating_report(tournament: Tournament) -> list:
                 [(entry.round, entry.opponent, entry.result) for entry in player.entries],
             )
             for player in data.players
-        ]
+        ],
+        applied=applied_changes(tournament) if tournament.rated else None,
     )
     for line in lines:
         line.entrant = people.get(line.number)

@@ -7,11 +7,15 @@ ratings the event began with (a difference counted at most 400), K 20 (FIDE's fo
 players; ``k`` for another). Games against an unrated opponent (rating 0), forfeits and byes
 are not rated, as FIDE's rating regulations say; an unrated player's games are listed with no
 change (their first rating is made by the federation, not by one event).
+
+An event rated on the site passes the changes it applied (``applied``): then the games are the
+ones the site rated, each with the opponent's rating then and the change it made, whatever the
+formula (the site's ratings, their K, a later replay).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ratings.elo import expected_score, performance_rating
@@ -63,14 +67,25 @@ def rating_report(
     players: Sequence[tuple[int, str, int, Sequence[tuple[int, int | None, str]]]],
     *,
     k: int = 20,
+    applied: Mapping[tuple[int, int], tuple[int, float]] | None = None,
 ) -> list[ReportLine]:
     """``players``: (number, name, rating, entries), each entry (round, opponent's number,
-    result code: ``1``/``=``/``0`` for a game, anything else unrated). Lines in number order."""
+    result code: ``1``/``=``/``0`` for a game, anything else unrated). ``applied``: for an
+    event the site rated, (number, round) -> (the opponent's rating, the change applied) of
+    every game it rated. Lines in number order."""
     ratings = {number: rating for number, _name, rating, _entries in players}
     lines = []
     for number, name, rating, entries in sorted(players, key=lambda player: player[0]):
         line = ReportLine(number, name, rating)
         for round_number, opponent, result in sorted(entries, key=lambda entry: entry[0]):
+            if applied is not None:
+                rated = applied.get((number, round_number))
+                if rated is not None and result in PLAYED and opponent:
+                    opponent_rating, change = rated
+                    line.games.append(
+                        ReportGame(round_number, opponent, opponent_rating, PLAYED[result], change)
+                    )
+                continue
             opponent_rating = ratings.get(opponent or 0, 0)
             if result not in PLAYED or not opponent or not opponent_rating:
                 continue

@@ -6,6 +6,7 @@ import pytest
 from django.urls import reverse
 
 from core.errors import InvalidInput, NotAllowed
+from ratings.models import RatingChange
 from tournaments import award_selectors, exports, prizes, services
 from tournaments.models import Board, Prize
 from tournaments.rating_report import rating_report
@@ -99,6 +100,27 @@ def test_the_rating_report_rates_played_games_against_rated_opponents_only():
     assert (c.rated_games, c.change) == (1, 0.0)  # an unrated player's games: listed, no change
 
 
+def test_the_rating_report_lists_the_applied_changes_when_given():
+    players = [
+        (1, "A", 1600, [(1, 2, "1"), (2, 3, "="), (3, None, "U")]),
+        (2, "B", 1500, [(1, 1, "0"), (2, 0, "H")]),
+        (3, "C", 0, [(2, 1, "=")]),
+    ]
+    applied = {
+        (1, 1): (1490, 14.5),
+        (2, 1): (1610, -14.5),
+        (1, 2): (1500, -0.7),
+        (3, 2): (1600, 2.1),
+    }
+    lines = {line.number: line for line in rating_report(players, applied=applied)}
+    assert [(g.round, g.opponent_rating, g.change) for g in lines[1].games] == [
+        (1, 1490, 14.5),
+        (2, 1500, -0.7),
+    ]
+    assert lines[1].change == 13.8 and lines[3].change == 2.1  # the site rates everybody
+    assert lines[2].rated_games == 1  # the bye is not a game
+
+
 # --- in the database ----------------------------------------------------------------------------
 
 
@@ -162,3 +184,39 @@ def test_the_rating_report_page_and_csv(finished, client):
     )
     assert first.startswith("1,") and first.endswith(",1,1500,0.5,1500,+0.0")
     assert len(award_selectors.rating_report(tournament)) == 4
+
+
+@pytest.mark.django_db
+def test_a_rated_event_s_report_gives_the_changes_the_site_applied(
+    make_tournament, club_with_members
+):
+    """The report of an event the site rates computed its own K-20 changes from the starting
+    ratings; the changes the players' ratings received were others (the site's K, its rating
+    then). It now shows, game by game and in total, the changes the site applied."""
+    club, owner, players = club_with_members
+    tournament = make_tournament(register=4, rounds=2, rated=True)
+    services.tournament_start(tournament=tournament, actor=owner, now=T0)
+    for number in (1, 2):
+        if number == 2:
+            services.round_pair_by(tournament=tournament, actor=owner, now=at(20))
+        services.round_start(
+            tournament_id=tournament.pk, number=number, actor=owner, now=at(number * 20 + 1)
+        )
+        for board in Board.objects.filter(round__tournament=tournament, round__number=number):
+            services.board_result_set(
+                board=board, actor=owner, result="1-0", now=at(number * 20 + 9)
+            )
+    tournament.refresh_from_db()
+    changes = RatingChange.objects.filter(board__round__tournament=tournament)
+    assert changes.count() == 8
+    lines = {line.entrant.user_id: line for line in award_selectors.rating_report(tournament)}
+    for change in changes.select_related("board__round"):
+        line = lines[change.user_id]
+        (game,) = [g for g in line.games if g.round == change.board.round.number]
+        assert game.change == change.rating_after - change.rating_before
+        assert game.opponent_rating == change.opponent_rating
+    for user_id, line in lines.items():
+        applied = sum(c.rating_after - c.rating_before for c in changes if c.user_id == user_id)
+        assert line.change == applied and line.rated_games == 2
+    # K 20 from the starting ratings would give +10.0 for a first win between equals
+    assert any(g.change != 10.0 for line in lines.values() for g in line.games if g.score == 1)

@@ -12,7 +12,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.selectors import player_named
-from core.errors import NotAllowed, NotFound
+from core.errors import NotAllowed
 
 from . import selectors, services
 from .models import Club, JoinRequest, Membership
@@ -37,10 +37,7 @@ JoinResult = inline_serializer(
 
 
 def _club(slug: str) -> Club:
-    club = Club.objects.filter(slug=slug).first()
-    if club is None:
-        raise NotFound(_("There is no club '%(slug)s'.") % {"slug": slug})
-    return club
+    return selectors.club_by_slug(slug)
 
 
 def _club_data(club: Club) -> dict:

@@ -126,3 +126,42 @@ class GuestPlayer(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user.shown_name} (guest of {self.club})"
+
+
+class GuestClaim(models.Model):
+    """A player's request to be given a guest player's entries ("this guest is me"), which an
+    admin of the guest's club accepts (the entries move: ``entries.guest_claim``) or declines."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Pending")
+        ACCEPTED = "accepted", _("Accepted")
+        DECLINED = "declined", _("Declined")
+
+    guest = models.ForeignKey(GuestPlayer, on_delete=models.CASCADE, related_name="claims")
+    account = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="guest_claims"
+    )
+    message = models.CharField(max_length=300, blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    created_at = models.DateTimeField()
+    decided_at = models.DateTimeField(null=True, blank=True)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["guest", "account"],
+                condition=models.Q(status="pending"),
+                name="one_pending_claim_per_guest_and_account",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.account} claims {self.guest} ({self.status})"

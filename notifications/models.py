@@ -20,6 +20,8 @@ class Kind(models.TextChoices):
     TOURNAMENT_STARTING = "tournament_starting", _("Tournament starting")
     CLUB_JOIN_REQUEST = "club_join_request", _("Request to join your club")
     CLUB_JOIN_DECIDED = "club_join_decided", _("Club membership decided")
+    GUEST_CLAIM_REQUEST = "guest_claim_request", _("A player claims a guest's results")
+    GUEST_CLAIM_DECIDED = "guest_claim_decided", _("Your claim of a guest's results decided")
 
 
 #: The kinds e-mailed unless the player chooses otherwise (issue 14: round paired, tournament

@@ -131,6 +131,26 @@ def _club_join_decided(d: Data) -> str:
     return _("Your request to join %(club)s was declined.") % {"club": d.get("club")}
 
 
+def _guest_claim_request(d: Data) -> str:
+    return _("%(from)s says the guest player %(guest)s of %(club)s is them.") % {
+        "from": d.get("from"),
+        "guest": d.get("guest"),
+        "club": d.get("club"),
+    }
+
+
+def _guest_claim_decided(d: Data) -> str:
+    if d.get("accepted"):
+        return _("The results of %(guest)s (%(club)s) are now yours.") % {
+            "guest": d.get("guest"),
+            "club": d.get("club"),
+        }
+    return _("%(club)s declined your claim of the guest player %(guest)s.") % {
+        "guest": d.get("guest"),
+        "club": d.get("club"),
+    }
+
+
 _TEXTS: dict[str, Callable[[Data], str]] = {
     "challenge_received": _challenge_received,
     "challenge_accepted": _challenge_accepted,
@@ -141,6 +161,8 @@ _TEXTS: dict[str, Callable[[Data], str]] = {
     "tournament_starting": _tournament_starting,
     "club_join_request": _club_join_request,
     "club_join_decided": _club_join_decided,
+    "guest_claim_request": _guest_claim_request,
+    "guest_claim_decided": _guest_claim_decided,
 }
 
 

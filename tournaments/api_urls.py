@@ -3,12 +3,29 @@
 
 from django.urls import path
 
-from tournaments import actions, api
+from tournaments import actions, api, guest_api
 
 T = "<slug:slug>/"
 
+G = "guests/<slug:club_slug>/"
+
 urlpatterns = [
     path("", api.TournamentListView.as_view(), name="api-tournaments"),
+    # a club's guest players (before the tournaments' own "<slug>/<action>/" paths)
+    path(f"{G}claims/", guest_api.GuestClaimListView.as_view(), name="api-guest-claims"),
+    path(
+        f"{G}claims/<int:claim_id>/accept/",
+        guest_api.GuestClaimDecisionView.as_view(accept=True),
+        name="api-guest-claim-accept",
+    ),
+    path(
+        f"{G}claims/<int:claim_id>/decline/",
+        guest_api.GuestClaimDecisionView.as_view(accept=False),
+        name="api-guest-claim-decline",
+    ),
+    path(
+        f"{G}<str:username>/claim/", guest_api.GuestClaimAskView.as_view(), name="api-guest-claim"
+    ),
     path(T, api.TournamentDetailView.as_view(), name="api-tournament"),
     path(
         f"{T}players/",

@@ -13,6 +13,16 @@ urlpatterns = [
         guest_views.club_guest_claim,
         name="club-guest-claim",
     ),
+    path(
+        "guests/<slug:club_slug>/<str:username>/ask/",
+        guest_views.club_guest_ask,
+        name="club-guest-ask",
+    ),
+    path(
+        "guests/<slug:club_slug>/claims/<int:claim_id>/<str:decision>/",
+        guest_views.club_guest_decide,
+        name="club-guest-decide",
+    ),
     path("<slug:slug>/", views.tournament_detail, name="tournament-detail"),
     path("<slug:slug>/edit/", views.tournament_edit, name="tournament-edit"),
     path("<slug:slug>/players/", views.tournament_players, name="tournament-players"),

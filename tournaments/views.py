@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from clubs.models import Club
+from clubs.selectors import guest_claim_waiting, unclaimed_guest
 from core.errors import InvalidInput, ServiceError
 from ratings.selectors import ratings_being_updated
 from tournaments import (
@@ -302,8 +303,19 @@ def tournament_player_card(request, slug: str, username: str):
             tournament,
             entrant=entrant,
             card=selectors.player_card(tournament, entrant),
+            claim=_guest_claim_offer(request, entrant),
         ),
     )
+
+
+def _guest_claim_offer(request, entrant) -> dict | None:
+    """On a guest player's card, for a signed-in person: the club to claim the guest from,
+    and their claim if it is waiting already."""
+    user = request.user
+    guest = unclaimed_guest(entrant.user_id)
+    if guest is None or not user.is_authenticated or user.is_guest:
+        return None
+    return {"club": guest.club, "waiting": guest_claim_waiting(entrant.user, user)}
 
 
 def tournament_audit(request, slug: str):

@@ -283,6 +283,31 @@ def _who(club: Club, player: ListedPlayer) -> tuple[User, str]:
     return guest_create(club, player.name, player.email), "new guest"
 
 
+def check_person(account: User) -> None:
+    """Refuse an account nobody logs in with (a guest, a closed account) as a guest's owner."""
+    if not account.is_active or account.is_guest or hasattr(account, "guest_of"):
+        raise InvalidInput(
+            gettext("%(username)s is not an account a person logs in with.")
+            % {"username": account.username},
+            code="not_an_account",
+        )
+
+
+def check_no_clash(guest: User, account: User) -> None:
+    """Refuse when the account plays in an event the guest plays in (one person, two entries)."""
+    events = Entrant.objects.filter(user=guest).values_list("tournament_id", flat=True)
+    both = Entrant.objects.filter(user=account, tournament__in=list(events)).select_related(
+        "tournament"
+    )
+    clash = [entry.tournament.name for entry in both]
+    if clash:
+        raise Conflict(
+            gettext("%(username)s is entered in %(events)s too; withdraw one entry first.")
+            % {"username": account.username, "events": ", ".join(clash)},
+            code="both_entered",
+        )
+
+
 def guest_claim(
     *, club: Club, actor: User, guest: User, account: User, now: datetime | None = None
 ) -> int:
@@ -292,12 +317,7 @@ def guest_claim(
     one of the same events. Returns how many entries moved."""
     require_club_admin(club, actor, gettext("hand its guest players to accounts"))
     now = now or timezone.now()
-    if not account.is_active or account.is_guest or hasattr(account, "guest_of"):
-        raise InvalidInput(
-            gettext("%(username)s is not an account a person logs in with.")
-            % {"username": account.username},
-            code="not_an_account",
-        )
+    check_person(account)
     with transaction.atomic():
         # the lock order of tournaments.services: the events' rows first (by id), then the rest
         events = Entrant.objects.filter(user=guest).values_list("tournament_id", flat=True)
@@ -316,16 +336,7 @@ def guest_claim(
                 code="guest_claimed",
             )
         entries = list(Entrant.objects.filter(user=guest).select_related("tournament"))
-        both = Entrant.objects.filter(
-            user=account, tournament__in=[entry.tournament_id for entry in entries]
-        ).select_related("tournament")
-        clash = [entry.tournament.name for entry in both]
-        if clash:
-            raise Conflict(
-                gettext("%(username)s is entered in %(events)s too; withdraw one entry first.")
-                % {"username": account.username, "events": ", ".join(clash)},
-                code="both_entered",
-            )
+        check_no_clash(guest, account)
         Entrant.objects.filter(pk__in=[entry.pk for entry in entries]).update(user=account)
         record.claimed_by, record.claimed_at = account, now
         record.save(update_fields=["claimed_by", "claimed_at"])

@@ -308,6 +308,24 @@ def check_no_clash(guest: User, account: User) -> None:
         )
 
 
+def locked_unclaimed_guest(club: Club, guest: User) -> GuestPlayer:
+    """The club's guest player row of ``guest``, locked; refused when there is none or an
+    account has claimed it already. Inside a transaction."""
+    record = GuestPlayer.objects.select_for_update().filter(club=club, user=guest).first()
+    if record is None:
+        raise NotFound(
+            gettext("%(name)s is not a guest player of %(club)s.")
+            % {"name": guest.shown_name, "club": club.name}
+        )
+    if record.claimed_by_id is not None:
+        raise Conflict(
+            gettext("%(name)s has been claimed already (by %(username)s).")
+            % {"name": guest.shown_name, "username": record.claimed_by.username},
+            code="guest_claimed",
+        )
+    return record
+
+
 def guest_claim(
     *, club: Club, actor: User, guest: User, account: User, now: datetime | None = None
 ) -> int:
@@ -323,18 +341,7 @@ def guest_claim(
         events = Entrant.objects.filter(user=guest).values_list("tournament_id", flat=True)
         for tournament_id in sorted(set(events)):
             locked(Tournament(pk=tournament_id))
-        record = GuestPlayer.objects.select_for_update().filter(club=club, user=guest).first()
-        if record is None:
-            raise NotFound(
-                gettext("%(name)s is not a guest player of %(club)s.")
-                % {"name": guest.shown_name, "club": club.name}
-            )
-        if record.claimed_by_id is not None:
-            raise Conflict(
-                gettext("%(name)s has been claimed already (by %(username)s).")
-                % {"name": guest.shown_name, "username": record.claimed_by.username},
-                code="guest_claimed",
-            )
+        record = locked_unclaimed_guest(club, guest)
         entries = list(Entrant.objects.filter(user=guest).select_related("tournament"))
         check_no_clash(guest, account)
         Entrant.objects.filter(pk__in=[entry.pk for entry in entries]).update(user=account)

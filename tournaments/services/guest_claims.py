@@ -19,23 +19,12 @@ from clubs.models import Club, GuestClaim, GuestPlayer, Membership
 from core.errors import Conflict, NotFound
 from notifications.services import notification_create
 from tournaments.permissions import ADMIN_ROLES, require_club_admin
-from tournaments.services.entries import check_no_clash, check_person, guest_claim
-
-
-def _guest_record(club: Club, guest: User) -> GuestPlayer:
-    record = GuestPlayer.objects.select_for_update().filter(club=club, user=guest).first()
-    if record is None:
-        raise NotFound(
-            gettext("%(name)s is not a guest player of %(club)s.")
-            % {"name": guest.shown_name, "club": club.name}
-        )
-    if record.claimed_by_id is not None:
-        raise Conflict(
-            gettext("%(name)s has been claimed already (by %(username)s).")
-            % {"name": guest.shown_name, "username": record.claimed_by.username},
-            code="guest_claimed",
-        )
-    return record
+from tournaments.services.entries import (
+    check_no_clash,
+    check_person,
+    guest_claim,
+    locked_unclaimed_guest,
+)
 
 
 def guest_claim_ask(
@@ -46,7 +35,7 @@ def guest_claim_ask(
     account plays in one of the guest's events, or when the same claim is waiting already."""
     check_person(account)
     with transaction.atomic():
-        record = _guest_record(club, guest)
+        record = locked_unclaimed_guest(club, guest)
         if GuestClaim.objects.filter(
             guest=record, account=account, status=GuestClaim.Status.PENDING
         ).exists():

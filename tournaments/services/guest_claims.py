@@ -86,8 +86,9 @@ def guest_claim_decide(
         claim = GuestClaim.objects.select_for_update().get(pk=claim.pk)
         if claim.status != GuestClaim.Status.PENDING:
             raise Conflict(
-                gettext("That claim was %(status)s already.")
-                % {"status": claim.get_status_display().lower()},
+                gettext("That claim was accepted already.")
+                if claim.status == GuestClaim.Status.ACCEPTED
+                else gettext("That claim was declined already."),
                 code="claim_decided",
             )
         decided = [claim]

@@ -10,8 +10,10 @@ and prints a header line, then one tab-separated row per player in pairing-numbe
 points and tie-breaks with one or two decimals (``12.0``, ``12.25``). The tie-breaks are named
 by their FIDE acronyms (:data:`ACRONYMS`); without ``--tiebreaks`` those of the file's ``202``
 line, else Sumito's default order. ``--rounds N`` counts rounds 1..N only. ``--rules`` picks
-the text of the Tie-Break Regulations (C.07): ``fide-2023`` (the 2023 text, as the TEC's
-TieBreakServer computes it). Errors go to stderr with exit code 2. The same engine as the site's
+the text of the Tie-Break Regulations (C.07): ``fide-2023`` (the 2023 text) or ``fide-2026``
+(as amended in March 2026); by default the one in force when the event started (its ``042``
+line: before 1 March 2026 the 2023 text), as FIDE's TieBreakServer decides. Errors go to
+stderr with exit code 2. The same engine as the site's
 standings (:mod:`tournaments.tiebreaks`).
 """
 
@@ -20,11 +22,15 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from datetime import date
 from pathlib import Path
 
 from tournaments.pairing.model import PairingError
 from tournaments.pairing.trf import TrfTournament, read_trf
 from tournaments.tiebreaks import (
+    FIDE_2023,
+    FIDE_2026,
+    RULES,
     GameEntry,
     StandingsInput,
     StandingsPlayer,
@@ -34,8 +40,8 @@ from tournaments.trf_sumito import FIDE_CODES, from_fide_codes
 
 #: FIDE acronym -> Sumito's tie-break code.
 ACRONYMS = {acronym: code for code, acronym in FIDE_CODES.items()}
-#: The texts of C.07 the engine follows.
-RULES = ("fide-2023",)
+#: The day the March 2026 text of C.07 applies from (events starting then or later).
+AMENDED_FROM = date(2026, 3, 1)
 DEFAULT_ORDER = ("BH/C1", "BH", "SB", "DE", "WIN")
 
 
@@ -45,8 +51,18 @@ def _number(value: float) -> str:
     return text[:-1] if text.endswith("0") else text
 
 
-def standings_input(event: TrfTournament, rounds: int | None = None) -> StandingsInput:
-    """The file's results up to round ``rounds`` (default: every round played)."""
+def rules_for(event: TrfTournament) -> str:
+    """The text of C.07 in force for the event: the 2023 text for an event that started
+    (``042``) before 1 March 2026, the amended text otherwise (as FIDE's checker decides)."""
+    start = event.header.start_date
+    return FIDE_2023 if start is not None and start < AMENDED_FROM else FIDE_2026
+
+
+def standings_input(
+    event: TrfTournament, rounds: int | None = None, rules: str | None = None
+) -> StandingsInput:
+    """The file's results up to round ``rounds`` (default: every round played), under
+    ``rules`` (default: :func:`rules_for`)."""
     played = event.rounds_played if rounds is None else rounds
     if played < 0 or played > event.rounds_played:
         raise PairingError(f"--rounds {played}: the file records rounds 1 to {event.rounds_played}")
@@ -68,6 +84,7 @@ def standings_input(event: TrfTournament, rounds: int | None = None) -> Standing
         total_rounds=event.total_rounds or event.rounds_played,
         rounds_played=played,
         scoring=event.scoring,
+        rules=rules or rules_for(event),
     )
 
 
@@ -86,11 +103,14 @@ def tiebreak_codes(acronyms: Sequence[str]) -> list[str]:
 
 
 def standings_table(
-    event: TrfTournament, acronyms: Sequence[str], rounds: int | None = None
+    event: TrfTournament,
+    acronyms: Sequence[str],
+    rounds: int | None = None,
+    rules: str | None = None,
 ) -> list[list[str]]:
     """The header and one row per player in pairing-number order, as printed."""
     codes = tiebreak_codes(acronyms)
-    rows = compute_standings(standings_input(event, rounds), codes)
+    rows = compute_standings(standings_input(event, rounds, rules), codes)
     by_number = {row.number: row for row in rows}
     table = [["StartNo", "Rank", "PTS", *[acronym.upper() for acronym in acronyms]]]
     for number in sorted(by_number):
@@ -115,7 +135,12 @@ def _arguments(argv: list[str]) -> argparse.Namespace:
     parser.add_argument(
         "--tiebreaks", help="FIDE acronyms separated by commas (default: the file's 202 line)"
     )
-    parser.add_argument("--rules", default=RULES[-1], choices=RULES, help="the text of C.07")
+    parser.add_argument(
+        "--rules",
+        choices=RULES,
+        help="the text of C.07 (default: fide-2023 for an event started before 1 March 2026 "
+        "by its 042 line, else fide-2026)",
+    )
     parser.add_argument("--rounds", type=int, help="count rounds 1..N only")
     return parser.parse_args(argv)
 
@@ -129,7 +154,7 @@ def main(argv: list[str] | None = None) -> int:
             acronyms = [word for word in args.tiebreaks.replace(" ", "").split(",") if word]
         else:
             acronyms = list(event.header.tiebreaks or DEFAULT_ORDER)
-        table = standings_table(event, acronyms, args.rounds)
+        table = standings_table(event, acronyms, args.rounds, args.rules)
     except (OSError, PairingError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2

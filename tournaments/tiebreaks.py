@@ -26,10 +26,15 @@ TieBreakServer (TEC-FIDE), and checked against the TEC's published 2024 exercise
   each of their rounds *after their last round that is not a VUR* and without a scheduled
   opponent counts as a draw (a withdrawal is not allowed to drag the Buchholz of earlier
   opponents down).  In a round-robin such rounds count 0.
-- Participant's own unplayed rounds (Art. 16, the "dummy opponent"): in a Swiss event each
+- Participant's own unplayed rounds (Art. 16.4, the "dummy opponent"): in a Swiss event each
   round in which the participant did not play over the board (bye, forfeit, absence) counts in
   Buchholz as an opponent with the participant's own final score, and in Sonneborn-Berger as that
   score times the points the participant got in that round.  In a round-robin it counts 0.
+  As amended in March 2026 (``rules=FIDE_2026``; events from 1 March 2026) the dummy's score is
+  capped: for a forfeit (16.4.1) at the scheduled opponent's adjusted score, for a round without
+  an opponent (16.4.2: any bye, an absence) at half the maximum, a draw's points times the
+  rounds counted.  FIDE's TieBreakServer computes it so; the TEC exercise moves players 4, 6
+  and 11.
 - Cut modifiers (Art. 14): Cut-1 removes the least significant value, but a VUR is removed
   first when there is one (Art. 14.6 as the TieBreakServer cites it); Median-1 also removes the
   highest value.
@@ -66,6 +71,11 @@ CONVENTIONAL_WIN_TERMINATIONS = frozenset(
 DRAW_MARBLES = (3, 3)
 BYE_MARBLES = (6, 4)
 VOLUNTARILY_UNPLAYED = frozenset({"H", "Z", "-"})
+#: The texts of C.07: as approved in 2023 (in force from 1 August 2024), and as amended in
+#: March 2026 (approved by the FIDE Council on 2 February 2026, for events from 1 March 2026).
+FIDE_2023 = "fide-2023"
+FIDE_2026 = "fide-2026"
+RULES = (FIDE_2023, FIDE_2026)
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +118,8 @@ class StandingsInput:
     rounds_played: int | None = None
     scoring: Scoring = field(default_factory=Scoring)
     round_robin: bool = False
+    #: the text of C.07 to follow: :data:`FIDE_2023` or :data:`FIDE_2026`
+    rules: str = "fide-2023"
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,6 +202,10 @@ class _Table:
                         f"player {player.number}, round {entry.round}: unknown opponent "
                         f"{entry.opponent}"
                     )
+        if data.rules not in RULES:
+            raise PairingError(
+                f"unknown tie-break rules {data.rules!r} (choose from {', '.join(RULES)})"
+            )
         rounds = data.rounds_played
         if rounds is None:
             rounds = max((e.round for p in data.players for e in p.entries), default=0)
@@ -221,6 +237,17 @@ class _Table:
                 total += self.scoring.draw
         return total
 
+    def _dummy(self, own: float, game: GameEntry) -> float:
+        """The score of the dummy opponent of a participant's own unplayed round (C.07 16.4):
+        their own final score; as amended in March 2026, at most the scheduled opponent's
+        adjusted score for a forfeit (16.4.1), at most half the maximum (a draw's points
+        times the rounds counted) for a round without an opponent (16.4.2)."""
+        if self.data.rules == FIDE_2023:
+            return own
+        if game.opponent is not None:
+            return min(own, self.adjusted[game.opponent])
+        return min(own, self.scoring.draw * self.rounds)
+
     def opponent_items(self, number: int) -> list[tuple[float, float, bool]]:
         """Per counted round: (opponent's score, Sonneborn-Berger product, is a VUR)."""
         items = []
@@ -230,7 +257,7 @@ class _Table:
             if game.played:
                 score = self.adjusted[game.opponent]  # type: ignore[index]
             elif not self.rr:
-                score = own  # the dummy opponent of C.07 16.4
+                score = self._dummy(own, game)
             elif game.opponent is not None:
                 score = 0.0
             else:

@@ -3,44 +3,21 @@ PTS and one column per tie-break, tab-separated, in pairing-number order), the s
 the engine the site uses, the file's 202 order by default, ``--rounds``, and errors on stderr
 with exit code 2. Pure: no database."""
 
-import random
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from tournaments.pairing import PairingPlayer, RoundEntry, read_trf, write_trf
+from tournaments.pairing import read_trf, write_trf
 from tournaments.pairing.trf import TrfHeader
 from tournaments.standings import _number, main, standings_input
 from tournaments.tiebreaks import compute_standings
 
+from .generated_events import random_event
+
 ROOT = Path(__file__).resolve().parents[2]
 DATA = Path(__file__).parent / "data"
-
-
-def random_event(seed: int, players: int = 11, rounds: int = 5) -> list[PairingPlayer]:
-    """A Swiss-like history with games, forfeits both ways, half-point, full-point,
-    zero-point and pairing-allocated byes (not a legal pairing: tie-breaks do not care)."""
-    rng = random.Random(seed)
-    histories: dict[int, list[RoundEntry]] = {n: [] for n in range(1, players + 1)}
-    for number in range(1, rounds + 1):
-        order = list(histories)
-        rng.shuffle(order)
-        absent = order[: rng.randint(0, 2)]
-        for n in absent:
-            histories[n].append(RoundEntry(number, None, None, rng.choice("HFZ")))
-        rest = order[len(absent) :]
-        if len(rest) % 2:
-            histories[rest.pop()].append(RoundEntry(number, None, None, "U"))
-        for a, b in zip(rest[::2], rest[1::2], strict=True):
-            first, second = rng.choice([("1", "0"), ("0", "1"), ("=", "="), ("+", "-"), ("-", "+")])
-            histories[a].append(RoundEntry(number, b, "b", first))
-            histories[b].append(RoundEntry(number, a, "w", second))
-    return [
-        PairingPlayer(n, f"Player {n}", 1400 + 10 * n, tuple(history))
-        for n, history in histories.items()
-    ]
 
 
 def run(tmp_path, text: str, *args: str) -> subprocess.CompletedProcess:

@@ -74,6 +74,35 @@ def test_fide_2024_exercise_buchholz_with_unplayed_rounds():
     assert got[4]["buchholz_cut1"] == 15 - 3.5
 
 
+def test_the_march_2026_text_caps_the_dummy_opponent_of_own_unplayed_rounds():
+    """C.07 16.4 as amended in March 2026: the same exercise under both texts. Player 4's
+    half-point bye and 6's pairing-allocated bye count at most half the maximum (2.5), not
+    their own 3.5 and 3.0; 11's forfeit win at most the absent 9's adjusted score (1.5), not
+    11's own 2.5. Every other player's values stay (the published values, and FIDE's
+    TieBreakServer's under its 2024 and 2026 rules)."""
+    order = ["buchholz", "buchholz_cut1", "sonneborn_berger"]
+    old = values(exercise_input(), order)
+    data = exercise_input()
+    new = values(StandingsInput(data.players, total_rounds=5, rules="fide-2026"), order)
+    expected = {
+        4: ((15.0, 11.5, 9.75), (14.0, 11.5, 9.25)),
+        6: ((12.0, 11.0, 6.5), (11.5, 10.5, 6.0)),
+        11: ((13.5, 12.0, 5.75), (12.5, 11.0, 4.75)),
+    }
+    for number, (before, after) in expected.items():
+        assert tuple(old[number][code] for code in order) == before, number
+        assert tuple(new[number][code] for code in order) == after, number
+    assert {n: v for n, v in old.items() if n not in expected} == {
+        n: v for n, v in new.items() if n not in expected
+    }
+
+
+def test_unknown_rules_are_refused():
+    data = exercise_input()
+    with pytest.raises(PairingError, match="unknown tie-break rules"):
+        compute_standings(StandingsInput(data.players, total_rounds=5, rules="fide-1999"), [])
+
+
 def g(round_number, opponent, colour, result, *marbles, termination=None, to_win=6):
     marbles_for, marbles_against = marbles if marbles else (None, None)
     return GameEntry(

@@ -300,6 +300,7 @@ def sumito_records(tournament: Tournament) -> SumitoRecords:
             "entry": tournament.entry,
             "marbles_to_win": str(tournament.marbles_to_win),
             "pairing_rules": tournament.pairing_rules,
+            "tiebreak_rules": tournament.tiebreak_rules,
         },
         board_order={number: tuple(firsts) for number, firsts in order.items()},
         games=games,

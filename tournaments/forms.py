@@ -135,6 +135,16 @@ class TournamentForm(forms.Form):
         label=_("No half-point byes in the last rounds"),
         help_text=_("how many of the last rounds allow none"),
     )
+    tiebreak_rules = forms.ChoiceField(
+        choices=Tournament.TiebreakRules.choices,
+        initial=Tournament.TiebreakRules.FIDE_2026,
+        required=False,
+        label=_("Tie-break rules"),
+        help_text=_(
+            "The March 2026 text counts a player's own byes and forfeits at most at half the "
+            "maximum or at the opponent's score"
+        ),
+    )
     prize_ties = forms.ChoiceField(
         choices=[
             ("tiebreak", _("decided by the tie-breaks")),
@@ -248,8 +258,12 @@ class TournamentForm(forms.Form):
     def settings(self) -> dict:
         """The service's settings: the tie-breaks in the order chosen (none chosen: the
         system's own, left to the service)."""
-        data = {k: v for k, v in self.cleaned_data.items() if not k.startswith("tiebreak_")}
-        for optional in ("pairing_rules", "first_move_seconds"):
+        data = {
+            k: v
+            for k, v in self.cleaned_data.items()
+            if not (k.startswith("tiebreak_") and k.removeprefix("tiebreak_").isdigit())
+        }
+        for optional in ("pairing_rules", "tiebreak_rules", "first_move_seconds"):
             if not data.get(optional):
                 data.pop(optional, None)  # not sent: the default, or unchanged
         data["bye_requests_closed_rounds"] = data.get("bye_requests_closed_rounds") or 0

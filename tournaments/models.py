@@ -53,6 +53,10 @@ class Tournament(models.Model):
             _("Dutch until 2026 (the 2017 text, for events begun under it)"),
         )
 
+    class TiebreakRules(models.TextChoices):  # tournaments.tiebreaks.RULES
+        FIDE_2026 = "fide-2026", _("FIDE C.07 as amended in March 2026")
+        FIDE_2023 = "fide-2023", _("FIDE C.07, the 2023 text (for an event begun under it)")
+
     class Status(models.TextChoices):
         REGISTRATION = "registration", _("Registration")
         RUNNING = "running", _("Running")
@@ -113,6 +117,9 @@ class Tournament(models.Model):
     # Scheduled round starts: ISO date-times, one per round (round_start = scheduled).
     schedule = models.JSONField(default=list, blank=True)
     tiebreaks = models.JSONField(default=list)
+    tiebreak_rules = models.CharField(
+        max_length=10, choices=TiebreakRules.choices, default=TiebreakRules.FIDE_2026
+    )
     # Points for a pairing-allocated bye: 1, 0.5 or 0.
     bye_points = models.DecimalField(max_digits=2, decimal_places=1, default=1)
     # Half-point byes a player may ask for (Swiss): at most this many (empty: half the rounds,

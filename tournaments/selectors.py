@@ -250,6 +250,7 @@ def standings_input(tournament: Tournament, *, up_to_round: int | None = None) -
             ):
                 entries[entrant.pk].append(GameEntry(number, None, None, entrant.late_bye))
     return StandingsInput(
+        rules=tournament.tiebreak_rules,
         players=tuple(
             StandingsPlayer(
                 e.pairing_number,

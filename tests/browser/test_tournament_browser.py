@@ -62,6 +62,9 @@ def check_standings(page, slug: str, expected: dict[str, float]):
     page.goto(f"/tournaments/{slug}/standings/")
     expect(page.get_by_role("heading", name="Standings after round 5")).to_be_visible()
     expect(page.locator("table.standings tbody tr")).to_have_count(len(expected))
+    expect(page.locator("#tiebreak-rules")).to_have_text(
+        "Computed by FIDE C.07 as amended in March 2026."
+    )
     rows = table_rows(page, "table.standings tbody tr")
     assert {row[2]: row[4] for row in rows} == {
         name: shown_points(value) for name, value in expected.items()

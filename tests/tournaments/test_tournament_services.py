@@ -4,10 +4,12 @@ from collections import Counter
 
 import pytest
 from django.db.models import Q
+from django.urls import reverse
 
 from core.errors import Conflict, InvalidInput, NotAllowed, Unprocessable
 from tournaments import selectors, services
 from tournaments.models import AuditEntry, Board, Entrant, ResultChange, Round, Tournament
+from tournaments.tiebreaks import compute_standings
 
 from .conftest import T0, at
 
@@ -625,3 +627,35 @@ def test_half_point_byes_are_capped_as_the_director_sets(make_tournament, club_w
     services.bye_request(tournament=tournament, user=players[1], round_number=2, kind="H")
     with pytest.raises(InvalidInput):
         services.tournament_update(tournament=tournament, actor=owner, bye_requests_max=99)
+
+
+def test_the_standings_follow_the_event_s_tie_break_text(
+    make_tournament, club_with_members, client
+):
+    """An event ranks by the C.07 text it chose (new events: the March 2026 text); the
+    standings page says which; a change of text re-ranks at once."""
+    club, owner, players = club_with_members
+    tournament = make_tournament(register=5, format="swiss", rounds=2)
+    assert tournament.tiebreak_rules == "fide-2026"
+    services.tournament_start(tournament=tournament, actor=owner, now=T0)
+    for number in (1, 2):
+        play_round(tournament, owner, number)
+        tournament.refresh_from_db()
+        if number < 2:
+            services.round_pair(tournament_id=tournament.pk, number=2, now=at(1))
+    order = ["buchholz", "sonneborn_berger"]
+    for rules in ("fide-2026", "fide-2023"):
+        services.tournament_update(
+            tournament=tournament, actor=owner, tiebreak_rules=rules, tiebreaks=order
+        )
+        tournament.refresh_from_db()
+        data = selectors.standings_input(tournament)
+        assert data.rules == rules
+        expected = {row.number: row.values for row in compute_standings(data, order)}
+        assert {
+            row["number"]: row["tiebreak_values"] for row in selectors.standings(tournament)
+        } == expected
+    page = client.get(reverse("tournament-standings", args=[tournament.slug])).content.decode()
+    assert "Computed by FIDE C.07, the 2023 text" in page
+    with pytest.raises(InvalidInput):
+        services.tournament_update(tournament=tournament, actor=owner, tiebreak_rules="fide-1999")

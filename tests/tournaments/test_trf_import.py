@@ -247,6 +247,7 @@ def test_an_exported_event_imported_again_is_the_same_event(club):
         tiebreaks=["marbles", "sonneborn_berger", "buchholz"],
         entry=Tournament.Entry.OPEN,
         pairing_rules=Tournament.PairingRules.DUTCH_UNTIL_2026,
+        tiebreak_rules=Tournament.TiebreakRules.FIDE_2023,
         marbles_to_win=5,
     )
     first.refresh_from_db()
@@ -267,7 +268,14 @@ def test_an_exported_event_imported_again_is_the_same_event(club):
     second = import_event(club_, owner, exports.trf(first)).tournament
 
     assert second.pk != first.pk
-    for setting in ("tiebreaks", "entry", "pairing_rules", "marbles_to_win", "rounds"):
+    for setting in (
+        "tiebreaks",
+        "tiebreak_rules",
+        "entry",
+        "pairing_rules",
+        "marbles_to_win",
+        "rounds",
+    ):
         assert getattr(second, setting) == getattr(first, setting), setting
     assert boards_as_played(second) == boards_as_played(first)
     before, after = selectors.standings(first), selectors.standings(second)
@@ -443,3 +451,12 @@ def test_club_admins_of_another_club_cannot_import(club, make_player):
     club_services.club_create(owner=other_owner, name="Other Club")
     with pytest.raises(NotAllowed):
         import_event(club_, other_owner)
+
+
+@pytest.mark.parametrize(
+    "start, rules", [("2026/02/07", "fide-2023"), ("2026/03/01", "fide-2026"), ("", "fide-2026")]
+)
+def test_a_foreign_file_ranks_by_the_tiebreak_text_in_force_when_it_started(club, start, rules):
+    club_, owner, *_ = club
+    text = EVENT.replace("042 2026/02/07", f"042 {start}".rstrip())
+    assert import_event(club_, owner, text).tournament.tiebreak_rules == rules

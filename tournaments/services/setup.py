@@ -45,6 +45,7 @@ SETTINGS_FIELDS = (
     "first_move_seconds",
     "chat_enabled",
     "tiebreaks",
+    "tiebreak_rules",
     "bye_points",
     "bye_requests_max",
     "bye_requests_closed_rounds",
@@ -103,6 +104,8 @@ def _validate_settings(fields: dict) -> dict:
         ("round_start", Tournament.RoundStart.values),
         ("max_plies_result", ["draw", "marbles"]),
         ("prize_ties", ["tiebreak", "split"]),
+        ("pairing_rules", Tournament.PairingRules.values),
+        ("tiebreak_rules", Tournament.TiebreakRules.values),
     ):
         if choice_field in fields and fields[choice_field] not in choices:
             raise InvalidInput(

@@ -37,6 +37,7 @@ from tournaments.pairing.trf import DUTCH_CODES, TrfIdentity, TrfTournament
 from tournaments.permissions import require_club_admin
 from tournaments.services.entries import account_for, guest_create, guest_for
 from tournaments.services.setup import tournament_create
+from tournaments.standings import rules_for
 from tournaments.tiebreaks import TIEBREAKS
 from tournaments.trf_sumito import SumitoRecords, from_fide_codes, read_records
 
@@ -282,6 +283,7 @@ def read_sumito(event: TrfTournament) -> SumitoRecords:
 IMPORTED_SETTINGS = {
     "entry": set(Tournament.Entry.values),
     "pairing_rules": set(Tournament.PairingRules.values),
+    "tiebreak_rules": set(Tournament.TiebreakRules.values),
     "marbles_to_win": {str(n) for n in range(1, 15)},
 }
 
@@ -307,6 +309,7 @@ def _kept_settings(event: TrfTournament, records: SumitoRecords) -> tuple[dict, 
         known, unknown = map(list, from_fide_codes(event.header.tiebreaks))
     if known:
         settings["tiebreaks"] = list(dict.fromkeys(known))
+    settings.setdefault("tiebreak_rules", rules_for(event))  # the text in force at its start
     if unknown:
         notes.append(
             _("Tie-breaks of the file that Sumito does not compute were left out: %(codes)s.")

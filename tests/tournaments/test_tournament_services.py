@@ -659,3 +659,27 @@ def test_the_standings_follow_the_event_s_tie_break_text(
     assert "Computed by FIDE C.07, the 2023 text" in page
     with pytest.raises(InvalidInput):
         services.tournament_update(tournament=tournament, actor=owner, tiebreak_rules="fide-1999")
+
+
+def test_events_started_before_the_amendment_keep_the_2023_tie_break_text(make_tournament):
+    """The migration that added the choice: an event started (or announced to start) before
+    1 March 2026 keeps the text in force then; the others take the amended one."""
+    import importlib
+    from datetime import UTC, date, datetime
+
+    from django.apps import apps
+
+    migration = importlib.import_module("tournaments.migrations.0018_tiebreak_rules")
+    early = make_tournament(register=0, name="Winter Open")
+    announced = make_tournament(register=0, name="February Cup")
+    later = make_tournament(register=0, name="Spring Open")
+    Tournament.objects.filter(pk=early.pk).update(started_at=datetime(2026, 2, 28, 20, tzinfo=UTC))
+    Tournament.objects.filter(pk=announced.pk).update(starts_on=date(2026, 2, 1))
+    Tournament.objects.filter(pk=later.pk).update(started_at=datetime(2026, 3, 1, 9, tzinfo=UTC))
+    migration.earlier_events_keep_the_2023_text(apps, None)
+    rules = dict(Tournament.objects.values_list("name", "tiebreak_rules"))
+    assert rules == {
+        "Winter Open": "fide-2023",
+        "February Cup": "fide-2023",
+        "Spring Open": "fide-2026",
+    }

@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from .models import Club, GuestPlayer, JoinRequest, Membership
+from .models import Club, GuestClaim, GuestPlayer, JoinRequest, Membership
 
 
 class MembershipInline(admin.TabularInline):
@@ -37,3 +37,11 @@ class GuestPlayerAdmin(admin.ModelAdmin):
     list_display = ("user", "club", "email", "created_at", "claimed_by", "claimed_at")
     search_fields = ("user__display_name", "user__username", "club__name", "email")
     raw_id_fields = ("user", "club", "claimed_by")
+
+
+@admin.register(GuestClaim)
+class GuestClaimAdmin(admin.ModelAdmin):
+    list_display = ("guest", "account", "status", "created_at", "decided_by", "decided_at")
+    list_filter = ("status",)
+    search_fields = ("guest__user__display_name", "account__username")
+    raw_id_fields = ("guest", "account", "decided_by")

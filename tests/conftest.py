@@ -83,6 +83,18 @@ def _no_known_computer_accounts():
 
 
 @pytest.fixture(autouse=True)
+def _one_throttle_window(monkeypatch):
+    """django-ratelimit counts in fixed windows aligned to the clock (a "6/m" window ends at a
+    whole minute, shifted per key): a test's requests could straddle a window's end and the
+    count start again mid-test (the chat test's 7th line was let through once in CI). Each
+    test counts in one window that begins when the test does."""
+    import time
+
+    start = int(time.time())
+    monkeypatch.setattr("django_ratelimit.core._get_window", lambda value, period: start + period)
+
+
+@pytest.fixture(autouse=True)
 def _generous_throttles(settings):
     # Throttle counts live in the cache, which a whole run shares (Redis in CI): tests that
     # are not about throttles must not trip over each other's counts. Throttle tests set

@@ -110,7 +110,11 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=9)
     parser.add_argument("--rules", choices=RULESETS, default=DUTCH_2026)
     parser.add_argument("--stock", action="store_true", help="without tournaments.pairing.fast")
+    parser.add_argument("--standings-only", action="store_true", help="time the standings only")
     args = parser.parse_args()
+    if args.standings_only:
+        bench_standings(args)
+        return
 
     # Nothing installs the speed-up on import (the app does it at start-up): do it here.
     if args.stock:
@@ -131,6 +135,11 @@ def main() -> None:
         f"{times[slowest]:.2f} s (target <= 10 s); all {args.rounds} rounds {sum(times):.1f} s"
     )
 
+    bench_standings(args)
+
+
+def bench_standings(args: argparse.Namespace) -> None:
+    """Every tie-break at once, and the slowest one alone."""
     progress(f"computing standings of {args.players} players after 9 rounds...")
     data = standings_input(args.players, 9, args.seed)
     started = time.perf_counter()
@@ -141,6 +150,13 @@ def main() -> None:
         f"standings with all {len(TIEBREAKS)} tie-breaks, {args.players} players, 9 rounds: "
         f"{standings_seconds:.3f} s (target <= 0.5 s)"
     )
+    each = {}
+    for code in TIEBREAKS:
+        started = time.perf_counter()
+        compute_standings(data, [code])
+        each[code] = time.perf_counter() - started
+    slowest = max(each, key=each.__getitem__)
+    print(f"slowest tie-break alone: {slowest}, {each[slowest]:.3f} s")
 
 
 if __name__ == "__main__":

@@ -220,7 +220,12 @@ _DP = [
 
 def _dp(fraction: float) -> int:
     index = int(Decimal(str(fraction * 100)).quantize(Decimal("1"), rounding=ROUND_HALF_UP))
-    return _DP[max(0, min(100, index))]
+    return dp_for_percentage(index)
+
+
+def dp_for_percentage(percent: int) -> int:
+    """FIDE's dp (table 8.1.2) for a score of ``percent`` per cent (0 to 100)."""
+    return _DP[max(0, min(100, percent))]
 
 
 #: The rating category of three- and four-player games (multiplayer.Table).

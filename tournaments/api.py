@@ -107,6 +107,7 @@ class TournamentSerializer(StrictModelSerializer):
             "marbles_to_win": {"min_value": 1, "max_value": 6},
             "max_players": {"min_value": 2},
             "bye_requests_max": {"min_value": 0, "max_value": 30},
+            "unrated_rating": {"min_value": 0, "max_value": 3500},
             "bye_requests_closed_rounds": {"min_value": 0, "max_value": 30},
             "venue": {"max_length": 200},
             "city": {"max_length": 80},
@@ -146,7 +147,9 @@ class StandingRow(Identity):
     points = serializers.CharField(help_text="as printed, e.g. 2½")
     points_value = serializers.FloatField()
     tiebreak_values = serializers.DictField(
-        child=serializers.FloatField(), help_text="tie-break code: value, in the event's order"
+        child=serializers.FloatField(allow_null=True),
+        help_text="tie-break code: value, in the event's order (null: no value, as a rating "
+        "tie-break when unrated players take part)",
     )
     withdrawn = serializers.BooleanField()
 

@@ -61,7 +61,12 @@ def standings_csv(tournament: Tournament) -> str:
                 row["federation"],
                 row["rating"],
                 f"{row['points_value']:g}",
-                *[f"{row['tiebreak_values'][code]:g}" for code in order],
+                *[
+                    ""
+                    if row["tiebreak_values"][code] is None
+                    else f"{row['tiebreak_values'][code]:g}"
+                    for code in order
+                ],
                 row["username"],
             ]
         )
@@ -301,7 +306,12 @@ def sumito_records(tournament: Tournament) -> SumitoRecords:
             "marbles_to_win": str(tournament.marbles_to_win),
             "pairing_rules": tournament.pairing_rules,
             "tiebreak_rules": tournament.tiebreak_rules,
-        },
+        }
+        | (
+            {"unrated_rating": str(tournament.unrated_rating)}
+            if tournament.unrated_rating is not None
+            else {}
+        ),
         board_order={number: tuple(firsts) for number, firsts in order.items()},
         games=games,
     )

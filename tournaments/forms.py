@@ -16,21 +16,7 @@ from games.option_fields import (
 from games.options import CUSTOM, custom_start
 from tournaments.models import Board, Tournament, default_tiebreaks
 from tournaments.services.setup import FIXED_ONCE_STARTED
-
-TIEBREAK_CHOICES = [
-    ("buchholz_cut1", _("Buchholz cut-1")),
-    ("buchholz", _("Buchholz")),
-    ("median_buchholz", _("Median Buchholz")),
-    ("sonneborn_berger", _("Sonneborn-Berger")),
-    ("direct_encounter", _("Direct encounter")),
-    ("wins", _("Number of wins")),
-    ("games_won", _("Games won over the board")),
-    ("black_games", _("Games with Black (first move)")),
-    ("progressive", _("Progressive score")),
-    ("koya", _("Koya (round-robin)")),
-    ("marbles", _("Marble tie-break")),
-]
-
+from tournaments.tiebreak_texts import TIEBREAK_CHOICES
 
 #: How many tie-breaks the form lets a director order.
 TIEBREAK_SLOTS = 6
@@ -143,6 +129,16 @@ class TournamentForm(forms.Form):
         help_text=_(
             "The March 2026 text counts a player's own byes and forfeits at most at half the "
             "maximum or at the opponent's score"
+        ),
+    )
+    unrated_rating = forms.IntegerField(
+        required=False,
+        min_value=0,
+        max_value=3500,
+        label=_("Rating of unrated players"),
+        help_text=_(
+            "for the rating tie-breaks (ARO, TPR, PTP, ...), if the event's rules give one; "
+            "empty: those tie-breaks count for no one when a player is unrated"
         ),
     )
     prize_ties = forms.ChoiceField(

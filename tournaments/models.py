@@ -120,6 +120,9 @@ class Tournament(models.Model):
     tiebreak_rules = models.CharField(
         max_length=10, choices=TiebreakRules.choices, default=TiebreakRules.FIDE_2026
     )
+    # The rating the event's regulations give unrated players (rating 0) for the rating-based
+    # tie-breaks (C.07 10); empty: those tie-breaks count for no one once a player is unrated.
+    unrated_rating = models.PositiveIntegerField(null=True, blank=True)
     # Points for a pairing-allocated bye: 1, 0.5 or 0.
     bye_points = models.DecimalField(max_digits=2, decimal_places=1, default=1)
     # Half-point byes a player may ask for (Swiss): at most this many (empty: half the rounds,

@@ -6,7 +6,6 @@ from __future__ import annotations
 from datetime import datetime
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 from core.errors import NotFound
 from tournaments import history
@@ -22,6 +21,7 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.pairing.model import PLAYED_RESULTS
+from tournaments.tiebreak_texts import tiebreak_name
 from tournaments.tiebreaks import (
     TIEBREAKS,
     GameEntry,
@@ -251,6 +251,7 @@ def standings_input(tournament: Tournament, *, up_to_round: int | None = None) -
                 entries[entrant.pk].append(GameEntry(number, None, None, entrant.late_bye))
     return StandingsInput(
         rules=tournament.tiebreak_rules,
+        unrated_rating=tournament.unrated_rating,
         players=tuple(
             StandingsPlayer(
                 e.pairing_number,
@@ -267,27 +268,10 @@ def standings_input(tournament: Tournament, *, up_to_round: int | None = None) -
     )
 
 
-#: The tie-breaks' names as the pages show them, in the reader's language
-#: (``tournaments.tiebreaks``, pure, names them in English).
-TIEBREAK_NAMES = {
-    "buchholz": gettext_lazy("Buchholz"),
-    "buchholz_cut1": gettext_lazy("Buchholz cut 1"),
-    "median_buchholz": gettext_lazy("Median Buchholz"),
-    "sonneborn_berger": gettext_lazy("Sonneborn-Berger"),
-    "direct_encounter": gettext_lazy("Direct encounter"),
-    "wins": gettext_lazy("Number of wins (played or not)"),
-    "games_won": gettext_lazy("Number of games won over the board"),
-    "black_games": gettext_lazy("Games played with Black (first mover)"),
-    "progressive": gettext_lazy("Progressive score"),
-    "koya": gettext_lazy("Koya score (round-robin)"),
-    "marbles": gettext_lazy("Marble difference (Abalone)"),
-}
-
-
 def tiebreak_names(tournament: Tournament) -> list[tuple[str, str]]:
     """(short, full name) of the tournament's tie-breaks, in order."""
     return [
-        (TIEBREAKS[code].short, str(TIEBREAK_NAMES.get(code, TIEBREAKS[code].name)))
+        (TIEBREAKS[code].short, tiebreak_name(code))
         for code in tournament.tiebreaks
         if code in TIEBREAKS
     ]
@@ -333,8 +317,10 @@ def _identity(entrant: Entrant | None) -> dict:
     return {"name": entrant.name, "title": entrant.title, "federation": entrant.federation}
 
 
-def _format(value: float) -> str:
-    return f"{value:g}"
+def _format(value: float | None) -> str:
+    """A tie-break's value as the tables show it; a dash for no value (a rating tie-break
+    when unrated players take part)."""
+    return "–" if value is None else f"{value:g}"
 
 
 def crosstable(tournament: Tournament) -> list[dict]:

@@ -15,7 +15,8 @@ Tornelo's ``DAT``); other programs skip them. Sumito writes, after the FIDE line
   recorded, and how it ended (``marbles``, ``time``, ``resignation``, ...; ``-``: not said).
 
 Public API: :class:`SumitoRecords`, :func:`write_records`, :func:`read_records`,
-:func:`fide_codes` and :func:`from_fide_codes` (the ``202`` list from and to Sumito's codes).
+:func:`fide_codes`, :func:`from_fide_codes` (the ``202`` list from and to Sumito's codes) and
+:func:`sumito_code` (one acronym).
 """
 
 from __future__ import annotations
@@ -30,20 +31,45 @@ from tournaments.pairing.model import PairingError
 FIDE_CODES = {
     "buchholz": "BH",
     "buchholz_cut1": "BH/C1",
+    "buchholz_cut2": "BH/C2",
     "median_buchholz": "BH/M1",
+    "median_buchholz2": "BH/M2",
+    "fore_buchholz": "FB",
+    "average_opponents_buchholz": "AOB",
     "sonneborn_berger": "SB",
+    "sonneborn_berger_cut1": "SB/C1",
     "direct_encounter": "DE",
     "wins": "WIN",
     "games_won": "WON",
+    "white_games": "BPG",
+    "white_wins": "BWG",
     "progressive": "PS",
+    "rounds_elected": "REP",
+    "standard_points": "STD",
+    "pairing_number": "TPN",
     "koya": "KS",
+    "rating": "RTNG",
+    "average_rating_opponents": "ARO",
+    "average_rating_opponents_cut1": "ARO/C1",
+    "performance": "TPR",
+    "perfect_performance": "PTP",
+    "average_performance_opponents": "APRO",
+    "average_perfect_performance_opponents": "APPO",
 }
 _FROM_FIDE = {code: ours for ours, code in FIDE_CODES.items()} | {
-    "BH-C1": "buchholz_cut1",
-    "BH/M1": "median_buchholz",
-    "BH-M1": "median_buchholz",
     "MBH": "median_buchholz",
+    # an individual event's extended direct encounter is the direct encounter (C.07 6)
+    "EDE": "direct_encounter",
+    # the 2023 text's name of REP, and the checker's of TPN
+    "GE": "rounds_elected",
+    "SNO": "pairing_number",
 }
+
+
+def sumito_code(acronym: str) -> str | None:
+    """Sumito's code for a FIDE acronym (``BH/C1``, also written ``BH-C1``), ``None`` for one
+    Sumito does not compute."""
+    return _FROM_FIDE.get(acronym.strip().upper().replace("-", "/"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,7 +103,7 @@ def from_fide_codes(codes: Iterable[str]) -> tuple[tuple[str, ...], tuple[str, .
     """(Sumito's tie-breaks for the ``202`` codes Sumito computes, the codes it does not)."""
     known, unknown = [], []
     for code in codes:
-        ours = _FROM_FIDE.get(code.upper())
+        ours = sumito_code(code)
         if ours is None:
             unknown.append(code)
         elif ours not in known:

@@ -37,6 +37,7 @@ from tournaments.permissions import is_club_admin, is_director
 from tournaments.selectors import tournament_by_slug as _tournament
 from tournaments.services.entries import MAX_LIST_CHARS
 from tournaments.sheets import board_qr
+from tournaments.tiebreak_texts import tiebreak_guide
 
 
 def _context(request, tournament: Tournament, **extra) -> dict:
@@ -113,7 +114,11 @@ def tournament_create(request, club_slug: str):
                 request, _("%(name)s is open for registration.") % {"name": tournament.name}
             )
             return redirect(tournament)
-    return render(request, "tournaments/form.html", {"form": form, "club": club})
+    return render(
+        request,
+        "tournaments/form.html",
+        {"form": form, "club": club, "tiebreak_guide": tiebreak_guide()},
+    )
 
 
 @login_required
@@ -140,7 +145,12 @@ def tournament_edit(request, slug: str):
     return render(
         request,
         "tournaments/form.html",
-        {"form": form, "club": tournament.club, "tournament": tournament},
+        {
+            "form": form,
+            "club": tournament.club,
+            "tournament": tournament,
+            "tiebreak_guide": tiebreak_guide(),
+        },
     )
 
 

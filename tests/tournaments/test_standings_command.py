@@ -67,7 +67,7 @@ def test_it_prints_the_engine_s_values_in_the_checker_s_layout(tmp_path, seed):
     for line in lines[1:]:
         row = rows[int(line[0])]
         assert line[1:3] == [str(row.rank), _number(row.points)]
-        assert line[3:] == [_number(row.values[code]) for code in codes]
+        assert line[3:] == [_number(row.values[code], code) for code in codes]
 
 
 def test_without_tiebreaks_the_file_s_202_order_counts_and_rounds_cut_the_event(tmp_path):
@@ -114,11 +114,17 @@ def test_an_unreadable_file_is_exit_code_2(tmp_path, capsys):
     assert capsys.readouterr().err.startswith("error: ")
 
 
-def test_numbers_have_one_or_two_decimals():
-    assert [_number(v) for v in (12, 12.5, 12.25, 0, 3.75)] == [
+def test_numbers_have_one_or_two_decimals_counts_and_ratings_none():
+    assert [_number(v) for v in (12, 12.5, 12.25, 0, 3.75, 11.125)] == [
         "12.0",
         "12.5",
         "12.25",
         "0.0",
         "3.75",
+        "11.125",
+    ]
+    assert [_number(3.0, "wins"), _number(1451.0, "performance"), _number(None, "rating")] == [
+        "3",
+        "1451",
+        "",
     ]

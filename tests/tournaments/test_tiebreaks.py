@@ -97,6 +97,60 @@ def test_the_march_2026_text_caps_the_dummy_opponent_of_own_unplayed_rounds():
     }
 
 
+def test_the_exercise_s_fore_buchholz_and_sonneborn_berger_cut_1_under_the_2026_text():
+    """The TEC's published 2026 values: Fore Buchholz counts the last round's games as draws
+    (C.07 8.3); SB Cut-1 cuts the larger of the smallest voluntarily unplayed round's product
+    and the least significant opponent's (16.5): 4's half-point bye (7.75)."""
+    data = exercise_input()
+    new = values(
+        StandingsInput(data.players, total_rounds=5, rules="fide-2026"),
+        ["fore_buchholz", "sonneborn_berger_cut1"],
+    )
+    expected = {4: (14.5, 7.75), 6: (12.0, 5.0), 11: (12.0, 3.25), 12: (11.0, 4.0)}
+    for number, (fore, cut) in expected.items():
+        assert (new[number]["fore_buchholz"], new[number]["sonneborn_berger_cut1"]) == (
+            fore,
+            cut,
+        ), number
+
+
+def test_fore_buchholz_is_buchholz_until_the_last_round_is_counted():
+    data = exercise_input()
+    early = StandingsInput(data.players, total_rounds=5, rounds_played=4, rules="fide-2026")
+    got = values(early, ["fore_buchholz", "buchholz"])
+    assert all(v["fore_buchholz"] == v["buchholz"] for v in got.values())
+    final = values(
+        StandingsInput(data.players, total_rounds=5, rules="fide-2026"),
+        ["fore_buchholz", "buchholz"],
+    )
+    assert any(v["fore_buchholz"] != v["buchholz"] for v in final.values())
+
+
+def test_rating_tiebreaks_are_empty_with_an_unrated_player_unless_the_event_rates_them():
+    data = exercise_input()
+    rated = tuple(
+        StandingsPlayer(p.number, p.name, 2000 - 10 * p.number if p.number != 16 else 0, p.entries)
+        for p in data.players
+    )
+    order = ["rating", "average_rating_opponents", "performance", "perfect_performance"]
+    empty = values(StandingsInput(rated, total_rounds=5), order)
+    assert all(value is None for v in empty.values() for value in v.values())
+    given = values(StandingsInput(rated, total_rounds=5, unrated_rating=1000), order)
+    assert given[16]["rating"] == 1000
+    # 1 met 9, 13, 2, 15 and 4 over the board: (1910 + 1870 + 1980 + 1850 + 1960) / 5
+    assert given[1]["average_rating_opponents"] == 1914
+    # 3.5 of 5 = 70 %: dp 149
+    assert given[1]["performance"] == 1914 + 149
+
+
+def test_pairing_number_ranks_the_lower_first():
+    data = exercise_input()
+    rows = compute_standings(data, ["pairing_number"])
+    level = [row for row in rows if row.points == rows[0].points]
+    assert [row.number for row in level] == sorted(row.number for row in level)
+    assert TIEBREAKS["pairing_number"].lower_first
+
+
 def test_unknown_rules_are_refused():
     data = exercise_input()
     with pytest.raises(PairingError, match="unknown tie-break rules"):

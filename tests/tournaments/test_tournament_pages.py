@@ -511,3 +511,50 @@ def test_a_club_admin_appoints_an_arbiter_on_the_event_s_page_who_then_directs_i
         "arbiter": "arbi",
         "role": "deputy",
     }
+
+
+def test_the_settings_page_offers_every_tie_break_explained_and_a_rating_for_unrated_players(
+    client, running, club_with_members
+):
+    """Issue 26: every FIDE tie-break (and the Abalone ones) in the order's choices, each
+    explained with its article under them; the rating for unrated players is saved with the
+    order and cleared again."""
+    from tournaments.tiebreak_texts import TIEBREAK_TEXTS
+    from tournaments.tiebreaks import TIEBREAKS
+
+    assert TIEBREAK_TEXTS.keys() == TIEBREAKS.keys()
+    _, owner, _ = club_with_members
+    client.force_login(owner)
+    url = reverse("tournament-edit", args=[running.slug])
+    page = client.get(url).content.decode()
+    guide = page[page.index('id="tiebreak-guide"') :]
+    for tiebreak in TIEBREAKS.values():
+        assert f'<option value="{tiebreak.code}"' in page, tiebreak.code
+        assert f"<abbr>{tiebreak.short}</abbr>" in guide, tiebreak.short
+    assert "C.07 10.3" in guide and 'name="unrated_rating"' in page
+    editable = {
+        key: value
+        for key, value in TOURNAMENT_FORM.items()
+        if key not in ("format", "rounds", "base_minutes", "increment_seconds")
+        and key not in ("marbles_to_win", "start_position", "play_mode", "bye_points")
+    }
+    form = {**editable, "name": running.name, "entry": running.entry}
+    saved = client.post(
+        url,
+        {
+            **form,
+            "tiebreak_1": "performance",
+            "tiebreak_2": "fore_buchholz",
+            "unrated_rating": 1100,
+        },
+    )
+    assert saved.status_code == 302, saved.content.decode()[:2000]
+    tournament = Tournament.objects.get(pk=running.pk)
+    assert tournament.tiebreaks == ["performance", "fore_buchholz"]
+    assert tournament.unrated_rating == 1100
+    refused = client.post(url, {**form, "unrated_rating": -5})
+    assert (
+        refused.status_code == 200 and Tournament.objects.get(pk=running.pk).unrated_rating == 1100
+    )
+    client.post(url, {**form, "unrated_rating": ""})
+    assert Tournament.objects.get(pk=running.pk).unrated_rating is None

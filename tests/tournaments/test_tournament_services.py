@@ -661,6 +661,42 @@ def test_the_standings_follow_the_event_s_tie_break_text(
         services.tournament_update(tournament=tournament, actor=owner, tiebreak_rules="fide-1999")
 
 
+def test_rating_tiebreaks_stay_empty_with_an_unrated_player_until_the_event_rates_them(
+    make_tournament, club_with_members, client
+):
+    """C.07 10: once a participant is unrated, ARO, TPR and the others count for no one (a
+    dash on the page, null in the API, an empty cell in the CSV) unless the event gives
+    unrated players a rating; then the unrated player counts at that rating."""
+    club, owner, players = club_with_members
+    tournament = make_tournament(register=4, format="swiss", rounds=2)
+    services.tournament_start(tournament=tournament, actor=owner, now=T0)
+    play_round(tournament, owner, 1)
+    Entrant.objects.filter(tournament=tournament, pairing_number=1).update(rating=0)
+    order = ["average_rating_opponents", "performance", "buchholz"]
+    services.tournament_update(tournament=tournament, actor=owner, tiebreaks=order)
+    tournament.refresh_from_db()
+    rows = selectors.standings(tournament)
+    assert all(row["tiebreak_values"]["performance"] is None for row in rows)
+    assert all(row["tiebreaks"][:2] == ["–", "–"] for row in rows)
+    assert all(row["tiebreak_values"]["buchholz"] is not None for row in rows)
+    page = client.get(reverse("tournament-standings", args=[tournament.slug])).content.decode()
+    assert "<td>–</td>" in page
+    api = client.get(f"/api/v1/tournaments/{tournament.slug}/standings/")
+    assert api.status_code == 200, api.content
+    assert api.json()[0]["tiebreak_values"]["average_rating_opponents"] is None
+    with pytest.raises(InvalidInput):
+        services.tournament_update(tournament=tournament, actor=owner, unrated_rating=-3)
+    with pytest.raises(InvalidInput):
+        services.tournament_update(tournament=tournament, actor=owner, unrated_rating="high")
+    services.tournament_update(tournament=tournament, actor=owner, unrated_rating=1234)
+    tournament.refresh_from_db()
+    entries = {p.number: p.entries for p in selectors.standings_input(tournament).players}
+    opponent = entries[1][0].opponent
+    rows = {row["number"]: row for row in selectors.standings(tournament)}
+    assert rows[opponent]["tiebreak_values"]["average_rating_opponents"] == 1234
+    assert all(row["tiebreak_values"]["performance"] is not None for row in rows.values())
+
+
 def test_events_started_before_the_amendment_keep_the_2023_tie_break_text(make_tournament):
     """The migration that added the choice: an event started (or announced to start) before
     1 March 2026 keeps the text in force then; the others take the amended one."""

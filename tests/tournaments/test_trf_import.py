@@ -244,7 +244,8 @@ def test_an_exported_event_imported_again_is_the_same_event(club):
     club_, owner, *_ = club
     first = import_event(club_, owner).tournament
     Tournament.objects.filter(pk=first.pk).update(
-        tiebreaks=["marbles", "sonneborn_berger", "buchholz"],
+        tiebreaks=["marbles", "sonneborn_berger", "buchholz", "average_rating_opponents"],
+        unrated_rating=1300,
         entry=Tournament.Entry.OPEN,
         pairing_rules=Tournament.PairingRules.DUTCH_UNTIL_2026,
         tiebreak_rules=Tournament.TiebreakRules.FIDE_2023,
@@ -271,6 +272,7 @@ def test_an_exported_event_imported_again_is_the_same_event(club):
     for setting in (
         "tiebreaks",
         "tiebreak_rules",
+        "unrated_rating",
         "entry",
         "pairing_rules",
         "marbles_to_win",
@@ -287,10 +289,14 @@ def test_an_exported_event_imported_again_is_the_same_event(club):
 
 def test_a_foreign_files_202_tiebreaks_are_kept_where_sumito_computes_them(club):
     club_, owner, *_ = club
-    text = EVENT.replace("222 900+10", "202 SB, BH/C1, ARO\r\n222 900+10")
+    text = EVENT.replace("222 900+10", "202 SB, BH/C1, BH/C3, ARO\r\n222 900+10")
     result = import_event(club_, owner, text)
-    assert result.tournament.tiebreaks == ["sonneborn_berger", "buchholz_cut1"]
-    assert any("ARO" in note for note in result.notes)
+    assert result.tournament.tiebreaks == [
+        "sonneborn_berger",
+        "buchholz_cut1",
+        "average_rating_opponents",
+    ]
+    assert any("BH/C3" in note for note in result.notes)
 
 
 @pytest.mark.parametrize(

@@ -89,8 +89,19 @@ def test_a_malformed_record_is_refused_naming_its_line(line, words):
 
 
 def test_202_codes_map_to_sumitos_tiebreaks_and_name_the_rest():
-    assert from_fide_codes(["BH/C1", "bh", "SB", "ARO", "BH/C1", "TPR"]) == (
-        ("buchholz_cut1", "buchholz", "sonneborn_berger"),
-        ("ARO", "TPR"),
+    assert from_fide_codes(["BH/C1", "bh", "SB", "ARO", "BH-C1", "TPR", "XYZ", "BH/C3"]) == (
+        (
+            "buchholz_cut1",
+            "buchholz",
+            "sonneborn_berger",
+            "average_rating_opponents",
+            "performance",
+        ),
+        ("XYZ", "BH/C3"),
+    )
+    assert from_fide_codes(["EDE", "GE", "SNO"])[0] == (
+        "direct_encounter",
+        "rounds_elected",
+        "pairing_number",
     )
     assert fide_codes(["marbles", "black_games", "koya", "wins"]) == ("KS", "WIN")

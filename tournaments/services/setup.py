@@ -46,6 +46,7 @@ SETTINGS_FIELDS = (
     "chat_enabled",
     "tiebreaks",
     "tiebreak_rules",
+    "unrated_rating",
     "bye_points",
     "bye_requests_max",
     "bye_requests_closed_rounds",
@@ -58,6 +59,10 @@ SETTINGS_FIELDS = (
     "time_zone",
     "prize_ties",
 )
+
+
+#: The highest rating a director may give unrated players.
+MAX_RATING = 3500
 
 
 def _validate_settings(fields: dict) -> dict:
@@ -89,6 +94,14 @@ def _validate_settings(fields: dict) -> dict:
             )
         if len(set(fields["tiebreaks"])) != len(fields["tiebreaks"]):
             raise InvalidInput(gettext("A tie-break appears twice in the order."))
+    unrated = fields.get("unrated_rating")
+    if unrated is not None and (
+        isinstance(unrated, bool) or not isinstance(unrated, int) or not 0 <= unrated <= MAX_RATING
+    ):
+        raise InvalidInput(
+            gettext("The rating of unrated players is a whole number, 0 to %(max)s.")
+            % {"max": MAX_RATING}
+        )
     for cap in ("bye_requests_max", "bye_requests_closed_rounds"):
         if fields.get(cap) is not None and not 0 <= int(fields[cap]) <= 30:
             raise InvalidInput(gettext("%(cap)s is a number of rounds, 0 to 30.") % {"cap": cap})

@@ -285,7 +285,10 @@ IMPORTED_SETTINGS = {
     "pairing_rules": set(Tournament.PairingRules.values),
     "tiebreak_rules": set(Tournament.TiebreakRules.values),
     "marbles_to_win": {str(n) for n in range(1, 15)},
+    "unrated_rating": {str(n) for n in range(0, 3501)},
 }
+#: The settings whose values are numbers.
+NUMBER_SETTINGS = ("marbles_to_win", "unrated_rating")
 
 
 def _kept_settings(event: TrfTournament, records: SumitoRecords) -> tuple[dict, list[str]]:
@@ -296,7 +299,7 @@ def _kept_settings(event: TrfTournament, records: SumitoRecords) -> tuple[dict, 
     notes = []
     for name, value in records.settings.items():
         if value in IMPORTED_SETTINGS.get(name, ()):
-            settings[name] = int(value) if name == "marbles_to_win" else value
+            settings[name] = int(value) if name in NUMBER_SETTINGS else value
         else:
             notes.append(
                 _("The file's setting %(name)s=%(value)s is not one Sumito keeps.")

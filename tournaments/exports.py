@@ -28,6 +28,7 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.pairing import PairingPlayer, RoundEntry, write_trf
+from tournaments.pairing.acceleration import BAKU_SYSTEM, player_accelerations
 from tournaments.pairing.trf import TrfBye, TrfHeader, TrfIdentity
 from tournaments.tiebreaks import TIEBREAKS
 from tournaments.tiebreaks import crosstable as crosstable_rows
@@ -178,6 +179,8 @@ def trf_header(tournament: Tournament) -> TrfHeader:
     system = ""
     if tournament.format == Tournament.Format.SWISS:
         system = DUTCH_TRF_CODES.get(getattr(tournament, "pairing_rules", ""), "FIDE_DUTCH")
+        if tournament.acceleration == Tournament.Acceleration.BAKU:
+            system = BAKU_SYSTEM
     return TrfHeader(
         city=tournament.city or tournament.club.location,
         federation=federation_of_country(tournament.country),
@@ -234,6 +237,7 @@ def trf(tournament: Tournament) -> str:
         )
     }
     players = []
+    blocks = history.acceleration_blocks(tournament, people)
     for entrant in people:
         entries = past[entrant.pk]
         kind = requested.get((entrant.pk, next_round))
@@ -245,7 +249,14 @@ def trf(tournament: Tournament) -> str:
         if not available:
             entries = (*entries, RoundEntry(next_round, None, None, kind))
         players.append(
-            PairingPlayer(entrant.pairing_number, entrant.name, entrant.rating, entries, available)
+            PairingPlayer(
+                entrant.pairing_number,
+                entrant.name,
+                entrant.rating,
+                entries,
+                available,
+                player_accelerations(blocks, entrant.pairing_number),
+            )
         )
     numbers = {e.pk: e.pairing_number for e in people}
     forbidden = [

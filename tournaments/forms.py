@@ -46,6 +46,17 @@ class TournamentForm(forms.Form):
             "that began under it"
         ),
     )
+    acceleration = forms.ChoiceField(
+        choices=Tournament.Acceleration.choices,
+        required=False,
+        label=_("Acceleration"),
+        help_text=_(
+            "Swiss by the 2026 rules: the top half of the field (rounded up to an even number) "
+            "is paired with 1 virtual point in the first quarter of the rounds and ½ in the "
+            "second, so that strong players meet sooner; for pairing only, never in the "
+            "standings"
+        ),
+    )
     rounds = forms.IntegerField(
         min_value=1,
         max_value=30,

@@ -9,6 +9,7 @@ from collections import defaultdict
 
 from tournaments.models import Board, Entrant, Tournament
 from tournaments.pairing import PairingPlayer, RoundEntry, Scoring
+from tournaments.pairing.acceleration import AccelerationBlock, baku_blocks, player_accelerations
 
 # What a board's result means for (Black, White), as TRF result codes
 # (tournaments.pairing.model.RESULT_CODES is the set of those codes).
@@ -24,6 +25,18 @@ BOARD_RESULT_TRF_CODES = {
 
 def scoring_of(tournament: Tournament) -> Scoring:
     return Scoring(pab=float(tournament.bye_points))
+
+
+def acceleration_blocks(
+    tournament: Tournament, entrants: list[Entrant]
+) -> tuple[AccelerationBlock, ...]:
+    """The event's virtual points for pairing (C.04.5.1): with Baku acceleration, GA is the
+    first half, rounded up to an even number, of the players numbered for round 1; late
+    entries are numbered after them, so the last GA player stays the same."""
+    if tournament.acceleration != Tournament.Acceleration.BAKU:
+        return ()
+    starters = sum(1 for e in entrants if e.pairing_number and e.first_round <= 1)
+    return baku_blocks(starters, tournament.rounds, scoring_of(tournament))
 
 
 def boards_by_round(tournament: Tournament, up_to_round: int | None = None) -> dict[int, list]:
@@ -94,6 +107,7 @@ def pairing_players(
         .order_by("pairing_number")
     )
     past = histories(tournament, entrants, round_number - 1)
+    blocks = acceleration_blocks(tournament, entrants)
     players = [
         PairingPlayer(
             number=e.pairing_number,
@@ -102,6 +116,7 @@ def pairing_players(
             history=past[e.pk]
             + ((RoundEntry(round_number, None, None, byes[e.pk]),) if e.pk in byes else ()),
             available=e.pk not in unavailable,
+            accelerations=player_accelerations(blocks, e.pairing_number),
         )
         for e in entrants
     ]

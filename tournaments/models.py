@@ -53,6 +53,10 @@ class Tournament(models.Model):
             _("Dutch until 2026 (the 2017 text, for events begun under it)"),
         )
 
+    class Acceleration(models.TextChoices):  # tournaments.pairing.acceleration
+        NONE = "", _("None")
+        BAKU = "baku", _("Baku acceleration (C.04.5.1): virtual points for the top half")
+
     class TiebreakRules(models.TextChoices):  # tournaments.tiebreaks.RULES
         FIDE_2026 = "fide-2026", _("FIDE C.07 as amended in March 2026")
         FIDE_2023 = "fide-2023", _("FIDE C.07, the 2023 text (for an event begun under it)")
@@ -72,6 +76,10 @@ class Tournament(models.Model):
         choices=PairingRules.choices,
         default=PairingRules.DUTCH_2026,
         help_text="Swiss only: the text of the FIDE Dutch system the rounds are paired by",
+    )
+    # Swiss only: virtual points for the top group in the first half of the rounds, for pairing.
+    acceleration = models.CharField(
+        max_length=10, choices=Acceleration.choices, default=Acceleration.NONE, blank=True
     )
     # Swiss: the number of rounds; round-robin: set when the tournament starts.
     rounds = models.PositiveSmallIntegerField(default=5)

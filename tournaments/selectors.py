@@ -183,11 +183,34 @@ def round_boards(round_: Round) -> list[Board]:
     )
     data = standings_input(round_.tournament, up_to_round=round_.number - 1)
     points = {p.number: sum(data.scoring.points(e.result) for e in p.entries) for p in data.players}
+    virtual = virtual_points(round_)
     for board in boards:
         board.black_points = _points(points.get(board.black.pairing_number, 0))
+        board.black_virtual = virtual.get(board.black.pairing_number)
         if board.white_id:
             board.white_points = _points(points.get(board.white.pairing_number, 0))
+            board.white_virtual = virtual.get(board.white.pairing_number)
     return boards
+
+
+def virtual_points(round_: Round) -> dict[int, str]:
+    """Accelerated Swiss (C.04.5.1): the virtual points each player was paired with in the
+    round, by pairing number, as printed (``1``, ``½``); none outside accelerated rounds."""
+    blocks = history.acceleration_blocks(round_.tournament, entrants(round_.tournament))
+    shown = {}
+    for block in blocks:
+        if block.first_round <= round_.number <= block.last_round:
+            for number in range(block.first_player, block.last_player + 1):
+                shown[number] = _points(block.points)
+    return shown
+
+
+def round_acceleration(round_: Round) -> dict | None:
+    """The accelerated round's note: the virtual points and the last player who has them."""
+    virtual = virtual_points(round_)
+    if not virtual:
+        return None
+    return {"points": next(iter(virtual.values())), "first": min(virtual), "last": max(virtual)}
 
 
 def alphabetical_pairings(round_: Round) -> list[dict]:

@@ -212,6 +212,7 @@ def tournament_round(request, slug: str, number: int):
         result_form=ResultForm(),
     )
     context["open_boards"] = [b for b in context["boards"] if b.white_id and not b.result]
+    context["acceleration"] = selectors.round_acceleration(round_)
     mine = selectors.board_of_player(context["boards"], request.user)
     if mine is not None and tournament.play_mode == Tournament.PlayMode.OTB:
         context["panel"] = selectors.report_panel(tournament, round_, mine, request.user)

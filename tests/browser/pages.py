@@ -63,6 +63,13 @@ def outside_the_event_loop(function, **kwargs):
         return pool.submit(call).result()
 
 
+def in_view(page, locator) -> None:
+    """The element lies across the viewport's width (nothing cut off at either side)."""
+    box = locator.bounding_box()
+    size = page.viewport_size
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= size["width"]
+
+
 def cell(page, name: str):
     """A cell of the game page's board."""
     return page.locator(f'#board [data-cell="{name}"]')

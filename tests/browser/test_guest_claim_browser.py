@@ -17,7 +17,7 @@ from playwright.sync_api import expect
 from clubs.models import GuestPlayer
 from clubs.services import club_create
 from tests.browser.asgi_server import asgi_live_server  # noqa: F401 (a fixture)
-from tests.browser.pages import outside_the_event_loop, page_opener
+from tests.browser.pages import in_view, outside_the_event_loop, page_opener
 from tests.browser.site_pages import screenshot_dir
 from tests.browser.tournament_pages import messages
 from tests.conftest import PASSWORD
@@ -52,12 +52,6 @@ def _played_open(make_player) -> Tournament:
     return tournament
 
 
-def _in_view(page, locator) -> None:
-    box = locator.bounding_box()
-    size = page.viewport_size
-    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= size["width"]
-
-
 @pytest.mark.browser
 def test_a_guest_claims_their_results_and_the_club_accepts(
     playwright_browser,
@@ -85,7 +79,7 @@ def test_a_guest_claims_their_results_and_the_club_accepts(
         expect(offer).to_contain_text("played as a guest of Guest Club")
         button = offer.get_by_role("button", name="This is me")
         button.scroll_into_view_if_needed()
-        _in_view(phone, button)
+        in_view(phone, button)
         offer.get_by_label("A word for the club (optional)").fill("My first open, I had no account")
         phone.screenshot(path=str(shots / "sumito-guest-claim-phone.png"), full_page=True)
         button.click()
@@ -101,7 +95,7 @@ def test_a_guest_claims_their_results_and_the_club_accepts(
         expect(row).to_contain_text("bob")
         expect(row).to_contain_text("My first open, I had no account")
         accept = row.get_by_role("button", name="Accept")
-        _in_view(laptop, accept)
+        in_view(laptop, accept)
         laptop.screenshot(path=str(shots / "sumito-guest-claims-admin.png"), full_page=True)
         accept.click()
         expect(messages(laptop)).to_contain_text("The results of Bob Jones are now bob's")

@@ -100,7 +100,8 @@ def test_director_runs_an_over_the_board_round_robin(new_page, make_player, log_
     td.get_by_label("Round start:", exact=True).select_option("manual")
     td.get_by_label("Points for a pairing-allocated bye:", exact=True).select_option("1")
     # the director's order, as listed
-    for slot, label in enumerate(("Sonneborn-Berger", "Direct encounter", "Koya (round-robin)"), 1):
+    labels = ("SB · Sonneborn-Berger", "DE · Direct encounter", "KS · Koya (round-robin)")
+    for slot, label in enumerate(labels, 1):
         td.get_by_label(f"Tie-break {slot}:", exact=True).select_option(label=label)
     td.get_by_role("button", name="Create tournament").click()
     expect(messages(td)).to_have_text("Winter Round-Robin is open for registration.")

@@ -234,9 +234,10 @@ def test_without_152_the_initial_colour_is_inferred():
 @pytest.mark.parametrize(
     ("line", "message"),
     [
-        ("250      1.0 001 002    1    4", "accelerated rounds"),
-        ("XXA    1  1.0", "accelerated rounds"),
-        ("192 FIDE_DUTCH_2025_BAKU", "Baku"),
+        ("250      1.0 001    1    4", "250 MMMM GGGG"),
+        ("250      1.0 003 002    1    4", "from low to high"),
+        ("250  1.0 1.0 001 002    1    4", "team tournaments"),
+        ("192 FIDE_BURSTEIN_BAKU", "only the Dutch system"),
         ("299 W     1.0  001    1", "abnormal points"),
         ("013 Team A                             1    2", "team tournaments"),
         ("310   1 India", "team tournaments"),
@@ -252,6 +253,23 @@ def test_without_152_the_initial_colour_is_inferred():
 def test_what_sumito_cannot_do_is_refused_with_the_line(line, message):
     with pytest.raises(PairingError, match=message):
         read_trf(TRF26 + line + "\n")
+
+
+def test_accelerations_are_read_from_250_xxa_or_the_baku_method():
+    """C.04.5.1 in TRF-2026: ``250`` records give virtual points (later records override
+    earlier ones, as bbpPairings applies them); JaVaFo's ``XXA`` lines give them player by
+    player; ``192 FIDE_DUTCH_BAKU`` alone applies the method's own: GA = 2 * ceil(5 / 4) = 4
+    players, accelerated rounds ceil(4 / 2) = 2 (1 point, then ½)."""
+    base = TRF26.replace("142 4", "142 4").replace("250      0.0 001 004    1    5\n", "")
+    lines = read_trf(
+        base + "250      1.0 001 002    1    3\n250      0.5 002 002    2    2\n"
+    ).players
+    assert [p.accelerations for p in lines] == [(1.0, 1.0), (1.0, 0.5), (1.0, 1.0), (), ()]
+    xxa = read_trf(base + "XXA    2  1.0  0.5\n").players
+    assert [p.accelerations for p in xxa] == [(), (1.0, 0.5), (), (), ()]
+    baku = read_trf(base.replace("192 FIDE_DUTCH_2025", "192 FIDE_DUTCH_BAKU")).players
+    assert [p.accelerations for p in baku] == [(1.0, 0.5)] * 4 + [()]
+    assert read_trf(base).players[0].accelerations == ()
 
 
 # -- files bbpPairings generated --------------------------------------------------------------

@@ -287,6 +287,16 @@ def test_an_exported_event_imported_again_is_the_same_event(club):
     assert any(r["tiebreak_values"]["marbles"] for r in after)
 
 
+def test_a_file_s_own_virtual_points_make_an_accelerated_event_and_a_note(club):
+    """A file with 250 records is an accelerated Swiss (C.04.5.1): Sumito pairs the rounds
+    to come by the Baku method and says so when the file's virtual points are not the
+    method's."""
+    club_, owner, *_ = club
+    result = import_event(club_, owner, EVENT + "250      1.0 001 002    1    2\r\n")
+    assert result.tournament.acceleration == "baku"
+    assert any("not the Baku method's" in note for note in result.notes)
+
+
 def test_a_foreign_files_202_tiebreaks_are_kept_where_sumito_computes_them(club):
     club_, owner, *_ = club
     text = EVENT.replace("222 900+10", "202 SB, BH/C1, BH/C3, ARO\r\n222 900+10")
@@ -383,7 +393,7 @@ def test_an_import_never_takes_another_club_s_guests_or_a_closed_account(club, m
         (EVENT.replace("152 W", "152 X"), "initial colour"),
         (EVENT.replace("192 FIDE_DUTCH_2025", "192 FIDE_BURSTEIN"), "Dutch"),
         (EVENT + "162  W 3.0    D 1.0\r\n", "Sumito's events score 1, ½ and 0"),
-        (EVENT + "250      1.0 001 002    1    4\r\n", "accelerated"),
+        (EVENT + "250      1.0 003 002    1    4\r\n", "from low to high"),
         (EVENT.replace("142 4", "142 40").replace("XXR 4", "XXR 40"), "1 to 30 rounds"),
     ],
 )

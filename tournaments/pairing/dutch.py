@@ -146,6 +146,13 @@ def pair_swiss(
                 name=player.name,
                 round=round_number,
             )
+    if rules != DUTCH_2026 and any(p.accelerations for p in players):
+        raise PairingError(
+            gettext_noop(
+                "accelerated pairings (virtual points) follow the Dutch rules in force from "
+                "2026; choose those rules for this event"
+            )
+        )
     forbidden_pairs = list(forbidden_pairs)
     known = {p.number for p in players}
     for pair in forbidden_pairs:

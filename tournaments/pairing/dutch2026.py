@@ -106,10 +106,10 @@ def pair_dutch_2026(
 
 def _board_key(pair: tuple[_Player, _Player], tf: _Field) -> tuple:
     """bbpPairings' board order: the higher player's score, the lower player's score, then
-    the higher player's rank."""
+    the higher player's rank; real scores, without virtual points."""
     a, b = pair
-    higher, lower = (a, b) if (a.score, -a.rank) > (b.score, -b.rank) else (b, a)
-    return (-higher.score, -lower.score, higher.rank)
+    higher, lower = (a, b) if (a.unaccelerated, -a.rank) > (b.unaccelerated, -b.rank) else (b, a)
+    return (-higher.unaccelerated, -lower.unaccelerated, higher.rank)
 
 
 def _colour(player: _Player, opponent: _Player, tf: _Field) -> int:

@@ -41,7 +41,9 @@ class _Player:
     number: int  # the pairing number
     matches: list[_Match]
     rank: int = 0  # effective pairing number, 0-based, among the players taking part
-    score: int = 0  # tenths
+    score: int = 0  # tenths, with the round's acceleration (virtual points)
+    unaccelerated: int = 0  # tenths, the real score
+    accelerations: list[int] = field(default_factory=list)  # tenths, per round index
     played_games: int = 0
     imbalance: int = 0  # |games as first mover - games as second|
     preference: int = _NONE
@@ -113,7 +115,14 @@ class _Field:
             for r in range(1, round_number):
                 entry = by_round.get(r)
                 matches.append(_match(index, entry, by_number))
-            self.players.append(_Player(index=index, number=source.number, matches=matches))
+            self.players.append(
+                _Player(
+                    index=index,
+                    number=source.number,
+                    matches=matches,
+                    accelerations=[tenths(value) for value in source.accelerations],
+                )
+            )
         self.available = [
             p for p, source in zip(self.players, ordered, strict=True) if source.available
         ]
@@ -143,12 +152,20 @@ class _Field:
                         self.forbidden[player.index].add(match.opponent)
 
     def _compute(self, player: _Player) -> None:
-        """Score and colour data, as bbpPairings' ``computePlayerData``."""
+        """Score and colour data, as bbpPairings' ``computePlayerData``. The score the
+        procedure sees N rounds back carries the virtual points (acceleration) of the round
+        then being paired (bbpPairings' ``scoreWithAcceleration``)."""
         scores = [0]
         for match in player.matches:
             scores.append(scores[-1] + self.points.of(player, match))
-        player.score = scores[-1]
-        player.scores_back = [scores[-1 - back] if back < len(scores) else 0 for back in range(3)]
+        player.unaccelerated = scores[-1]
+        player.scores_back = [
+            scores[-1 - back] + self._acceleration(player, self.played_rounds - back)
+            if back < len(scores)
+            else 0
+            for back in range(3)
+        ]
+        player.score = player.scores_back[0]
         white = black = consecutive = played = 0
         repeated = _NONE
         for match in player.matches:
@@ -178,6 +195,13 @@ class _Field:
             player.preference = _NONE
         player.repeated = repeated if consecutive > 1 else _NONE
         player.strong = not player.absolute and player.imbalance > 0
+
+    @staticmethod
+    def _acceleration(player: _Player, round_index: int) -> int:
+        """The virtual points for pairing round ``round_index + 1``."""
+        if 0 <= round_index < len(player.accelerations):
+            return player.accelerations[round_index]
+        return 0
 
     def score(self, player: _Player, back: int = 0) -> int:
         return player.scores_back[back]

@@ -35,8 +35,8 @@ from tournaments.pairing.model import (
     PairingPlayer,
     RoundPairing,
     Scoring,
+    pairing_score,
     played_colours,
-    score_before,
 )
 
 ABSOLUTE, STRONG, MILD, NONE = 3, 2, 1, 0
@@ -276,7 +276,7 @@ def explain_pairing(
             (e.round for p in players if p.available for e in p.history), default=0
         )
     by_number = {p.number: p for p in players}
-    score = {p.number: score_before(p, round_number, scoring) for p in players}
+    score = {p.number: pairing_score(p, round_number, scoring) for p in players}
     prefs = {p.number: colour_preference(p, round_number) for p in players}
     rank_key = {n: (score[n], -n) for n in by_number}
     opponent: dict[int, int | None] = {}

@@ -105,7 +105,9 @@ class PairingPlayer:
 
     ``number`` is the pairing number (1-based, from the initial order); ``available=False``
     means "do not pair this round" (withdrawn, or a requested bye that the caller has already
-    entered in ``history`` for the round being paired).
+    entered in ``history`` for the round being paired). ``accelerations`` are the virtual
+    points added to the player's score when pairing round 1, 2, ... (an accelerated Swiss,
+    C.04.5.1; none after the tuple's end); they never count in standings.
     """
 
     number: int
@@ -113,6 +115,7 @@ class PairingPlayer:
     rating: int
     history: tuple[RoundEntry, ...] = ()
     available: bool = True
+    accelerations: tuple[float, ...] = ()
 
     def entry(self, round_number: int) -> RoundEntry | None:
         for entry in self.history:
@@ -182,6 +185,14 @@ class RoundPairing:
 def score_before(player: PairingPlayer, round_number: int, scoring: Scoring) -> float:
     """The player's points from the rounds before ``round_number``."""
     return sum(scoring.points(e.result) for e in player.history if e.round < round_number)
+
+
+def pairing_score(player: PairingPlayer, round_number: int, scoring: Scoring) -> float:
+    """The score ``round_number`` is paired by: the points before it plus the virtual points
+    of an accelerated round (C.04.5.1)."""
+    virtual = player.accelerations
+    extra = virtual[round_number - 1] if 0 < round_number <= len(virtual) else 0.0
+    return score_before(player, round_number, scoring) + extra
 
 
 def played_colours(player: PairingPlayer, round_number: int) -> list[str]:

@@ -30,8 +30,10 @@ commas), ``222`` the encoded time control (``S+I``).
 ``062``/``072``/``082`` are not read back: they are counted from the ``001`` lines.
 
 In-tournament records: ``240 K RRR PPPP ...`` byes of kind ``K`` (F, H or Z) asked for in round
-``RRR``; ``260 R1 R2 PPPP PPPP ...`` no two of the players meet in rounds R1..R2.  Accelerations
-(``250`` and ``XXA`` with points other than 0, Baku types in ``192``), abnormal points
+``RRR``; ``260 R1 R2 PPPP PPPP ...`` no two of the players meet in rounds R1..R2; ``250 MMMM
+GGGG RRF RRL PPPF PPPL`` virtual points (an accelerated Swiss, read also from JaVaFo's ``XXA``
+lines or, with neither, from ``192 FIDE_DUTCH_BAKU``: :mod:`tournaments.pairing.acceleration`)
+into :attr:`PairingPlayer.accelerations`, written back as ``250`` records.  Abnormal points
 (``299``), points for an absence other than 0 and team tournaments (``013``, ``310``) are
 refused with a :class:`PairingError` naming the line.  ``###`` lines are comments.  Lines of
 other alphabetic codes (a program's own: Sumito's ``SM?`` records, Tornelo's ``DAT``) are kept

@@ -6,6 +6,11 @@ import re
 from datetime import date
 
 from core.messages import Term, Text, gettext_noop
+from tournaments.pairing.acceleration import (
+    AccelerationBlock,
+    baku_blocks,
+    player_accelerations,
+)
 from tournaments.pairing.model import (
     BLACK,
     WHITE,
@@ -191,6 +196,9 @@ class _Reader:
         self.players: list[tuple[int, str, int, list[RoundEntry]]] = []
         self.identities: dict[int, TrfIdentity] = {}
         self.extensions: list[tuple[int, str, str]] = []
+        self.baku = False
+        self.acceleration_blocks: list[AccelerationBlock] = []
+        self.xxa: dict[int, tuple[float, ...]] = {}
 
     def read(self, line: str, line_number: int) -> None:
         code, content = line[:3], line[4:].strip()
@@ -248,11 +256,13 @@ class _Reader:
             self.xxs_values.update(_parse_scoring(content, line_number))
         elif code == "192":
             if "BAKU" in content.upper():
-                raise PairingError(
-                    gettext_noop("Baku acceleration (%(content)s) is not supported"),
-                    subject=where,
-                    content=content,
-                )
+                if "DUTCH" not in content.upper():
+                    raise PairingError(
+                        gettext_noop("only the Dutch system is paired, not %(content)s"),
+                        subject=where,
+                        content=content,
+                    )
+                self.baku = True
             self.header["system"] = content
         elif code == "240":
             self.bye_line(content, line_number)
@@ -268,19 +278,15 @@ class _Reader:
         elif code == "XXZ":
             self.zeroed.update(self.numbers(content.split(), line_number))
         elif code == "250":
-            game_points = line[9:13] if len(line) > 9 else ""
-            if _parse_points(game_points or "0", gettext_noop("accelerated points"), line_number):
-                raise PairingError(
-                    gettext_noop("accelerated rounds (250) are not supported"), subject=where
-                )
+            self.acceleration_line(line, line_number)
         elif code == "XXA":
-            if any(
-                _parse_points(p, gettext_noop("acceleration"), line_number)
-                for p in line[9:].split()
-            ):
-                raise PairingError(
-                    gettext_noop("accelerated rounds (XXA) are not supported"), subject=where
-                )
+            number = _parse_int(line[4:8], gettext_noop("pairing number"), line_number)
+            if number is None or number < 1:
+                raise PairingError(gettext_noop("XXA needs a pairing number"), subject=where)
+            self.xxa[number] = tuple(
+                _parse_points(line[start : start + 4].strip() or "0", "XXA", line_number)
+                for start in range(9, len(line.rstrip()), 5)
+            )
         elif code == "299":
             raise PairingError(
                 gettext_noop("abnormal points (299) are not supported"), subject=where
@@ -293,6 +299,53 @@ class _Reader:
             )
         elif code.isalpha() and code.isupper():
             self.extensions.append((line_number, code, content))
+
+    def acceleration_line(self, line: str, line_number: int) -> None:
+        """``250 MMMM GGGG RRF RRL PPPF PPPL``: virtual game points ``GGGG`` before rounds
+        RRF-RRL for pairing numbers PPPF-PPPL (``MMMM``, match points, is for teams and may be
+        blank). Read by its words, as files are not always aligned."""
+        where = _line(line_number)
+        words = line[4:].split()
+        if len(words) not in (5, 6):
+            raise PairingError(
+                gettext_noop("a 250 line reads 250 MMMM GGGG RRF RRL PPPF PPPL"), subject=where
+            )
+        if len(words) == 6 and _parse_points(words[0], "250", line_number):
+            raise PairingError(
+                gettext_noop("match points (250) are for team tournaments"), subject=where
+            )
+        points = _parse_points(words[-5], gettext_noop("accelerated points"), line_number)
+        values = [
+            _parse_int(word, gettext_noop("acceleration"), line_number) for word in words[-4:]
+        ]
+        if any(value is None or value < 1 for value in values):
+            raise PairingError(
+                gettext_noop("a 250 line needs its rounds and pairing numbers"), subject=where
+            )
+        first_round, last_round, first_player, last_player = values  # type: ignore[misc]
+        if first_round > last_round or first_player > last_player:
+            raise PairingError(
+                gettext_noop("a 250 line's rounds and pairing numbers go from low to high"),
+                subject=where,
+            )
+        if points:
+            self.acceleration_blocks.append(
+                AccelerationBlock(points, first_round, last_round, first_player, last_player)
+            )
+
+    def accelerations(self, numbers: list[int], total_rounds: int) -> dict[int, tuple]:
+        """Each player's virtual points: the ``250`` lines, else the ``XXA`` lines, else the
+        Baku method's when ``192`` names it (as bbpPairings, lines given win over the
+        method)."""
+        if self.acceleration_blocks:
+            blocks = tuple(self.acceleration_blocks)
+            return {n: player_accelerations(blocks, n) for n in numbers}
+        if self.xxa:
+            return {n: self.xxa.get(n, ()) for n in numbers}
+        if self.baku:
+            blocks = baku_blocks(len(numbers), total_rounds, self.scoring())
+            return {n: player_accelerations(blocks, n) for n in numbers}
+        return {}
 
     def player(self, line: str, line_number: int) -> None:
         number = _parse_int(line[4:8], gettext_noop("pairing number"), line_number)
@@ -442,6 +495,9 @@ def read_trf(text: str) -> TrfTournament:
     next_round = rounds_played + 1
     byes_next = {bye.number: bye.kind for bye in reader.byes if bye.round == next_round}
     players = []
+    accelerations = reader.accelerations(
+        sorted(row[0] for row in raw_players), reader.total_rounds or rounds_played
+    )
     for number, player_name, rating, entries in sorted(raw_players, key=lambda row: row[0]):
         by_round = {e.round: e for e in entries}
         history = [
@@ -453,7 +509,16 @@ def read_trf(text: str) -> TrfTournament:
         if upcoming is not None:
             history.append(upcoming)
         available = upcoming is None and number not in reader.zeroed
-        players.append(PairingPlayer(number, player_name, rating, tuple(history), available))
+        players.append(
+            PairingPlayer(
+                number,
+                player_name,
+                rating,
+                tuple(history),
+                available,
+                accelerations.get(number, ()),
+            )
+        )
 
     forbidden: dict[tuple[int, int], None] = dict.fromkeys(
         (min(a, b), max(a, b)) for a, b in reader.xxp_pairs

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from datetime import date
 
+from tournaments.pairing.acceleration import blocks_of
 from tournaments.pairing.model import (
     BLACK,
     WHITE,
@@ -156,7 +157,8 @@ def write_trf(
     ``Z``) while that round is within ``total_rounds``, so that pairing programs skip them.
     The rank column holds the order by points, then pairing number.  ``forbidden_pairs`` hold
     for the whole event (``XXP`` and ``260`` for rounds 1..``total_rounds``);
-    ``requested_byes`` are written as ``240`` records; ``identities`` fill the players'
+    ``requested_byes`` are written as ``240`` records, the players' ``accelerations`` as
+    ``250`` records (virtual points); ``identities`` fill the players'
     sex, title, federation, FIDE id and birth date columns; ``header.tiebreaks`` make the
     ``202`` line; ``extensions`` are a program's own lines (alphabetic codes), written last.
     """
@@ -203,6 +205,11 @@ def write_trf(
         byes.setdefault((bye.round, bye.kind), []).append(bye.number)
     for (round_number, kind), numbers in byes.items():
         lines.append(f"240 {kind} {round_number:03d}" + "".join(f" {n:>4}" for n in numbers))
+    for block in blocks_of(players):
+        lines.append(
+            f"250      {block.points:4.1f} {block.first_round:03d} {block.last_round:03d} "
+            f"{block.first_player:>4} {block.last_player:>4}"
+        )
     pairs = sorted({tuple(sorted(pair)) for pair in forbidden_pairs})
     for a, b in pairs:
         lines.append(f"260 001 {total_rounds:03d} {a:>4} {b:>4}")

@@ -27,6 +27,7 @@ SETTINGS_FIELDS = (
     "description",
     "format",
     "pairing_rules",
+    "acceleration",
     "rounds",
     "base_seconds",
     "increment_seconds",
@@ -119,6 +120,7 @@ def _validate_settings(fields: dict) -> dict:
         ("prize_ties", ["tiebreak", "split"]),
         ("pairing_rules", Tournament.PairingRules.values),
         ("tiebreak_rules", Tournament.TiebreakRules.values),
+        ("acceleration", Tournament.Acceleration.values),
     ):
         if choice_field in fields and fields[choice_field] not in choices:
             raise InvalidInput(
@@ -190,6 +192,23 @@ def _validate_settings(fields: dict) -> dict:
     return fields
 
 
+def _validate_acceleration(fields: dict, current: Tournament | None) -> dict:
+    """An accelerated event is a Swiss paired by the 2026 Dutch rules (the engine that takes
+    virtual points)."""
+    acceleration = fields.get("acceleration", current.acceleration if current else "")
+    if not acceleration:
+        return fields
+    format_ = fields.get("format", current.format if current else Tournament.Format.SWISS)
+    rules = fields.get(
+        "pairing_rules", current.pairing_rules if current else Tournament.PairingRules.DUTCH_2026
+    )
+    if format_ != Tournament.Format.SWISS or rules != Tournament.PairingRules.DUTCH_2026:
+        raise InvalidInput(
+            gettext("Acceleration is for a Swiss paired by the Dutch rules in force from 2026.")
+        )
+    return fields
+
+
 def _validate_start(fields: dict, current: Tournament | None) -> dict:
     """The start the event's games will have after ``fields``: a custom one's position checked
     against the marbles to win then (and kept as its canonical string); another start clears
@@ -244,6 +263,7 @@ def tournament_create(*, club: Club, actor: User, name: str, **fields) -> Tourna
             gettext("Unknown settings: %(sorted)s.") % {"sorted": ", ".join(sorted(unknown))}
         )
     fields = _validate_start(_validate_settings({"name": name, **fields}), None)
+    fields = _validate_acceleration(fields, None)
     fields = _schedule_in_zone(fields, None)
     fields.setdefault("tiebreaks", default_tiebreaks(fields.get("format", "swiss")))
     base = slugify(f"{club.slug}-{fields['name']}")[:100] or "tournament"
@@ -257,6 +277,7 @@ def tournament_create(*, club: Club, actor: User, name: str, **fields) -> Tourna
 FIXED_ONCE_STARTED = (
     "format",
     "pairing_rules",
+    "acceleration",
     "rounds",
     "base_seconds",
     "increment_seconds",
@@ -299,6 +320,7 @@ def tournament_update(*, tournament: Tournament, actor: User, **fields) -> Tourn
         tournament = locked(tournament)
         require_director(tournament, actor, gettext("change its settings"))
         fields = _validate_start(_validate_settings(fields), tournament)
+        fields = _validate_acceleration(fields, tournament)
         fields = _schedule_in_zone(fields, tournament)
         if tournament.status != Tournament.Status.REGISTRATION:
             fields = _without_fixed_settings(tournament, fields)

@@ -28,10 +28,13 @@ from accounts.models import User
 from clubs.models import Club
 from core.errors import InvalidInput, Unprocessable, engine_text
 from core.messages import Text, gettext_noop
+from tournaments import history
 from tournaments.history import BOARD_RESULT_TRF_CODES
 from tournaments.identity import country_of_federation
 from tournaments.models import Board, ByeRequest, Entrant, ForbiddenPair, Round, Tournament
 from tournaments.pairing import PairingError, PairingPlayer, RoundEntry, read_trf
+from tournaments.pairing.acceleration import BAKU_SYSTEM, player_accelerations
+from tournaments.pairing.dutch import DUTCH_2026
 from tournaments.pairing.model import score_before, validate_histories
 from tournaments.pairing.trf import DUTCH_CODES, TrfIdentity, TrfTournament
 from tournaments.permissions import require_club_admin
@@ -41,6 +44,8 @@ from tournaments.standings import rules_for
 from tournaments.tiebreaks import TIEBREAKS
 from tournaments.trf_sumito import SumitoRecords, from_fide_codes, read_records
 
+#: The ``192`` codes of the events Sumito continues: the Dutch system, accelerated or not.
+SYSTEMS = DUTCH_CODES | {BAKU_SYSTEM, "FIDE_DUTCH_2025_BAKU"}
 #: Bytes a TRF file may have (300 players over 30 rounds is about 120 kB).
 MAX_TRF_BYTES = 1_000_000
 #: (Black's code, White's code) -> the board's result.
@@ -117,12 +122,12 @@ def read_event(text: str) -> TrfTournament:
         raise Unprocessable(
             _("The TRF file lists fewer than 2 players (001 lines)."), code="bad_trf"
         )
-    if event.header.system and event.header.system.upper() not in DUTCH_CODES:
+    if event.header.system and event.header.system.upper() not in SYSTEMS:
         raise Unprocessable(
             _(
                 "The file's type of tournament (192) is %(system)s: Sumito continues Swiss events paired by the FIDE Dutch system (%(sorted)s)."
             )
-            % {"system": event.header.system, "sorted": ", ".join(sorted(DUTCH_CODES))},
+            % {"system": event.header.system, "sorted": ", ".join(sorted(SYSTEMS))},
             code="unsupported_trf",
         )
     scoring = event.scoring
@@ -313,6 +318,9 @@ def _kept_settings(event: TrfTournament, records: SumitoRecords) -> tuple[dict, 
     if known:
         settings["tiebreaks"] = list(dict.fromkeys(known))
     settings.setdefault("tiebreak_rules", rules_for(event))  # the text in force at its start
+    accelerated = any(p.accelerations for p in event.players)
+    if accelerated and settings.get("pairing_rules", DUTCH_2026) == DUTCH_2026:
+        settings["acceleration"] = Tournament.Acceleration.BAKU
     if unknown:
         notes.append(
             _("Tie-breaks of the file that Sumito does not compute were left out: %(codes)s.")
@@ -445,6 +453,7 @@ def tournament_import_trf(*, club: Club, actor: User, text: str, now: datetime) 
             )
         _create_rounds(tournament, event, plan, entrants, now, records)
         notes += _create_future(tournament, event, entrants)
+        notes += _acceleration_notes(tournament, event, list(entrants.values()))
         finished = event.rounds_played >= total
         tournament.status = Tournament.Status.FINISHED if finished else Tournament.Status.RUNNING
         tournament.current_round = event.rounds_played
@@ -452,6 +461,32 @@ def tournament_import_trf(*, club: Club, actor: User, text: str, now: datetime) 
         tournament.finished_at = _moment(event.header.end_date, now) if finished else None
         tournament.save(update_fields=["status", "current_round", "started_at", "finished_at"])
     return TrfImport(tournament=tournament, matched=matched, guests=guests, notes=notes)
+
+
+def _acceleration_notes(
+    tournament: Tournament, event: TrfTournament, entrants: list[Entrant]
+) -> list[str]:
+    """What the import says of the file's virtual points: Sumito pairs by the Baku method's
+    own (C.04.5.1), which may not be the file's."""
+    given = {p.number: p.accelerations for p in event.players}
+    if not any(given.values()):
+        return []
+    if tournament.acceleration != Tournament.Acceleration.BAKU:
+        return [
+            _(
+                "The file's accelerated rounds (virtual points) are left out: acceleration "
+                "needs the Dutch rules in force from 2026."
+            )
+        ]
+    blocks = history.acceleration_blocks(tournament, entrants)
+    if any(player_accelerations(blocks, n) != points for n, points in given.items()):
+        return [
+            _(
+                "The file's virtual points are not the Baku method's; Sumito pairs the rounds "
+                "to come by the method (C.04.5.1)."
+            )
+        ]
+    return []
 
 
 def _create_rounds(

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from decimal import ROUND_HALF_UP, Decimal
+from functools import cached_property
 
 from ratings.elo import dp_for_percentage
 from tournaments.tiebreaks.table import Table
@@ -28,12 +29,14 @@ _PD_UPPER = (
 )  # fmt: skip
 #: The rating performance stays this far from the opponents (the table's end, 8.1.2).
 PERFORMANCE_SPAN = 800
+#: The higher-rated player's expected score in per cent, by rating difference 0..800.
+_PERCENT = tuple(50 + bisect_left(_PD_UPPER, d) for d in range(PERFORMANCE_SPAN + 1))
 
 
 def expected_percent(rating: int, opponent: int) -> int:
     """A player's expected score in per cent against one opponent (FIDE table 8.1.2)."""
     difference = rating - opponent
-    percent = 50 + bisect_left(_PD_UPPER, abs(difference))
+    percent = _PERCENT[min(abs(difference), PERFORMANCE_SPAN)]
     return percent if difference >= 0 else 100 - percent
 
 
@@ -87,13 +90,18 @@ class RatingTiebreaks:
         }
         #: C.07 10: without a rating for unrated players, none of these tie-breaks applies
         self.valid = all(rating is not None for rating in self.ratings.values())
-        self.tpr: dict[int, int | None] = dict.fromkeys(table.games)
-        self.ptp: dict[int, int | None] = dict.fromkeys(table.games)
-        if self.valid:
-            for n in table.games:
-                score, ratings = self._rated_games(n)
-                self.tpr[n] = performance(score, ratings)
-                self.ptp[n] = perfect_performance(score, ratings)
+
+    @cached_property
+    def tpr(self) -> dict[int, int | None]:
+        if not self.valid:
+            return dict.fromkeys(self.table.games)
+        return {n: performance(*self._rated_games(n)) for n in self.table.games}
+
+    @cached_property
+    def ptp(self) -> dict[int, int | None]:
+        if not self.valid:
+            return dict.fromkeys(self.table.games)
+        return {n: perfect_performance(*self._rated_games(n)) for n in self.table.games}
 
     def _rated_games(self, number: int, low: int = 0) -> tuple[float, list[int]]:
         """(standard score, opponents' ratings) of the games played over the board, without

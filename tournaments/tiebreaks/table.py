@@ -88,6 +88,7 @@ class Table:
         self.fore_adjusted = {
             n: self.fore_own[n] if self._fore_paired(n) else self.adjusted[n] for n in self.games
         }
+        self._contributions: dict[tuple[int, bool], list[Contribution]] = {}
 
     def counts_as_game(self, game: GameEntry, fore: bool = False) -> bool:
         """Whether a round counts as a game against its opponent: played over the board; in a
@@ -142,7 +143,14 @@ class Table:
 
     def contributions(self, number: int, fore: bool = False) -> list[Contribution]:
         """Per counted round: the opponent's score, the Sonneborn-Berger product and whether
-        it is a voluntarily unplayed round (Art. 16; ``fore``: as Fore Buchholz counts)."""
+        it is a voluntarily unplayed round (Art. 16; ``fore``: as Fore Buchholz counts).
+        Computed once per player: every Buchholz and Sonneborn-Berger variant reads them."""
+        key = (number, fore)
+        if key not in self._contributions:
+            self._contributions[key] = self._contributions_of(number, fore)
+        return self._contributions[key]
+
+    def _contributions_of(self, number: int, fore: bool) -> list[Contribution]:
         adjusted = self.fore_adjusted if fore else self.adjusted
         own = self.fore_own[number] if fore else self.points[number]
         items = []

@@ -196,6 +196,8 @@ def round_boards(round_: Round) -> list[Board]:
 def virtual_points(round_: Round) -> dict[int, str]:
     """Accelerated Swiss (C.04.5.1): the virtual points each player was paired with in the
     round, by pairing number, as printed (``1``, ``½``); none outside accelerated rounds."""
+    if not round_.tournament.acceleration:
+        return {}
     blocks = history.acceleration_blocks(round_.tournament, entrants(round_.tournament))
     shown = {}
     for block in blocks:

@@ -107,7 +107,7 @@ class TournamentSerializer(StrictModelSerializer):
             "marbles_to_win": {"min_value": 1, "max_value": 6},
             "max_players": {"min_value": 2},
             "bye_requests_max": {"min_value": 0, "max_value": 30},
-            "unrated_rating": {"min_value": 0, "max_value": 3500},
+            "unrated_rating": {"min_value": 0, "max_value": services.MAX_RATING},
             "bye_requests_closed_rounds": {"min_value": 0, "max_value": 30},
             "venue": {"max_length": 200},
             "city": {"max_length": 80},

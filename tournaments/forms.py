@@ -15,7 +15,7 @@ from games.option_fields import (
 )
 from games.options import CUSTOM, custom_start
 from tournaments.models import Board, Tournament, default_tiebreaks
-from tournaments.services.setup import FIXED_ONCE_STARTED
+from tournaments.services.setup import FIXED_ONCE_STARTED, MAX_RATING
 from tournaments.tiebreak_texts import TIEBREAK_CHOICES
 
 #: How many tie-breaks the form lets a director order.
@@ -145,7 +145,7 @@ class TournamentForm(forms.Form):
     unrated_rating = forms.IntegerField(
         required=False,
         min_value=0,
-        max_value=3500,
+        max_value=MAX_RATING,
         label=_("Rating of unrated players"),
         help_text=_(
             "for the rating tie-breaks (ARO, TPR, PTP, ...), if the event's rules give one; "

@@ -204,15 +204,16 @@ def tournament_players(request, slug: str):
 def tournament_round(request, slug: str, number: int):
     tournament = _tournament(slug)
     round_ = get_object_or_404(Round, tournament=tournament, number=number)
+    virtual = selectors.virtual_points(round_)
     context = _context(
         request,
         tournament,
         round=round_,
-        boards=selectors.round_boards(round_),
+        boards=selectors.round_boards(round_, virtual),
         result_form=ResultForm(),
     )
     context["open_boards"] = [b for b in context["boards"] if b.white_id and not b.result]
-    context["acceleration"] = selectors.round_acceleration(round_)
+    context["acceleration"] = selectors.round_acceleration(virtual)
     mine = selectors.board_of_player(context["boards"], request.user)
     if mine is not None and tournament.play_mode == Tournament.PlayMode.OTB:
         context["panel"] = selectors.report_panel(tournament, round_, mine, request.user)

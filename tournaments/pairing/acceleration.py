@@ -54,12 +54,9 @@ def baku_group_size(players: int) -> int:
     return min(players, 2 * ceil(players / 4))
 
 
-def baku_blocks(
-    players: int, total_rounds: int, scoring: Scoring, last_group_a: int | None = None
-) -> tuple[AccelerationBlock, ...]:
-    """The Baku method's virtual points for ``players`` players over ``total_rounds`` rounds;
-    ``last_group_a`` is the pairing number of the last GA player (default: by the field's
-    size). Raises :class:`PairingError` for a point system the method does not fit."""
+def baku_blocks(players: int, total_rounds: int, scoring: Scoring) -> tuple[AccelerationBlock, ...]:
+    """The Baku method's virtual points for ``players`` players over ``total_rounds`` rounds.
+    Raises :class:`PairingError` for a point system the method does not fit."""
     if scoring.loss or abs(scoring.win - 2 * scoring.draw) > 1e-9 or scoring.win <= 0:
         raise PairingError(
             gettext_noop(
@@ -67,7 +64,7 @@ def baku_blocks(
                 "nothing for a loss)"
             )
         )
-    last = baku_group_size(players) if last_group_a is None else last_group_a
+    last = baku_group_size(players)
     if players < 1 or total_rounds < 1 or last < 1:
         return ()
     accelerated = ceil(total_rounds / 2)

@@ -59,6 +59,7 @@ from tournaments.services.rounds import (
     tournaments_move_on,
 )
 from tournaments.services.setup import (
+    MAX_RATING,
     SETTINGS_FIELDS,
     arbiter_appoint,
     arbiter_remove,
@@ -75,6 +76,7 @@ __all__ = [
     "result_confirm",
     "result_dispute",
     "result_report",
+    "MAX_RATING",
     "SETTINGS_FIELDS",
     "RecordImport",
     "arbiter_appoint",

@@ -39,7 +39,7 @@ from tournaments.pairing.model import score_before, validate_histories
 from tournaments.pairing.trf import DUTCH_CODES, TrfIdentity, TrfTournament
 from tournaments.permissions import require_club_admin
 from tournaments.services.entries import account_for, guest_create, guest_for
-from tournaments.services.setup import tournament_create
+from tournaments.services.setup import MAX_RATING, tournament_create
 from tournaments.standings import rules_for
 from tournaments.tiebreaks import TIEBREAKS
 from tournaments.trf_sumito import SumitoRecords, from_fide_codes, read_records
@@ -290,7 +290,7 @@ IMPORTED_SETTINGS = {
     "pairing_rules": set(Tournament.PairingRules.values),
     "tiebreak_rules": set(Tournament.TiebreakRules.values),
     "marbles_to_win": {str(n) for n in range(1, 15)},
-    "unrated_rating": {str(n) for n in range(0, 3501)},
+    "unrated_rating": {str(n) for n in range(0, MAX_RATING + 1)},
 }
 #: The settings whose values are numbers.
 NUMBER_SETTINGS = ("marbles_to_win", "unrated_rating")

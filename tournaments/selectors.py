@@ -175,15 +175,18 @@ def entrants(tournament: Tournament) -> list[Entrant]:
     )
 
 
-def round_boards(round_: Round) -> list[Board]:
+def round_boards(round_: Round, virtual: dict[int, str] | None = None) -> list[Board]:
+    """The round's boards with each player's score before it and, in an accelerated round,
+    their virtual points (``virtual``, from :func:`virtual_points`, read when not given)."""
     boards = list(
         round_.boards.select_related(
             "black__user", "white__user", "game", "report__reported_by", "report__answered_by"
         )
     )
     data = standings_input(round_.tournament, up_to_round=round_.number - 1)
-    points = {p.number: sum(data.scoring.points(e.result) for e in p.entries) for p in data.players}
-    virtual = virtual_points(round_)
+    points = {p.number: sum(data.scoring.of(e) for e in p.entries) for p in data.players}
+    if virtual is None:
+        virtual = virtual_points(round_)
     for board in boards:
         board.black_points = _points(points.get(board.black.pairing_number, 0))
         board.black_virtual = virtual.get(board.black.pairing_number)
@@ -207,9 +210,9 @@ def virtual_points(round_: Round) -> dict[int, str]:
     return shown
 
 
-def round_acceleration(round_: Round) -> dict | None:
-    """The accelerated round's note: the virtual points and the last player who has them."""
-    virtual = virtual_points(round_)
+def round_acceleration(virtual: dict[int, str]) -> dict | None:
+    """The accelerated round's note, from :func:`virtual_points`: the virtual points and the
+    first and last player who have them."""
     if not virtual:
         return None
     return {"points": next(iter(virtual.values())), "first": min(virtual), "last": max(virtual)}
@@ -394,7 +397,7 @@ def player_card(tournament: Tournament, entrant: Entrant) -> dict:
     }
     lines, total, opponent_ratings, played_points = [], 0.0, [], 0.0
     for game in player.entries if player else ():
-        points = data.scoring.points(game.result)
+        points = data.scoring.of(game)
         total += points
         opponent = by_number.get(game.opponent) if game.opponent else None
         if game.result in ("1", "=", "0") and opponent:
@@ -460,7 +463,7 @@ def pairing_warnings(tournament: Tournament, round_: Round) -> list[str]:
     most = scoring.win * (round_.number - 1)
 
     def topscorer(entrant_id: int) -> bool:
-        score = sum(scoring.points(entry.result) for entry in past[entrant_id])
+        score = sum(scoring.of(entry) for entry in past[entrant_id])
         return last_round and score > most / 2
 
     no_bye_after = {"U", "+"} | (

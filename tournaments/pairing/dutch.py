@@ -71,7 +71,7 @@ def engine_trf(
         entries = []
         for r in range(1, round_number):
             entries.append(by_round.get(r) or RoundEntry(r, None, None, "Z"))
-        tenths = sum(round(scoring.points(e.result) * 10) for e in entries)
+        tenths = sum(round(scoring.of(e) * 10) for e in entries)
         lines.append(player_line(player.number, player.name, 0, tenths, 0, entries))
     lines.append(f"XXR {total_rounds}")
     lines.append("XXC white1" if first_colour == BLACK else "XXC black1")

@@ -33,6 +33,7 @@ class _Match:
     score: int  # _LOSS / _DRAW / _WIN
     played: bool
     paired: bool  # "participated in pairing": had an opponent, a PAB or a forfeit win
+    points: int | None = None  # tenths: a match round's game points, instead of the result's
 
 
 @dataclass(slots=True)
@@ -73,6 +74,8 @@ class _Points:
     forfeit_loss: int = 0
 
     def of(self, player: _Player, match: _Match) -> int:
+        if match.points is not None:
+            return match.points
         if match.score == _LOSS:
             if match.paired:
                 return self.loss if match.played else self.forfeit_loss
@@ -215,11 +218,12 @@ def _match(index: int, entry, by_number: dict[int, int]) -> _Match:
     # Our colours are Abalone's: Black ("b") moves first, which is FIDE's White.
     colour = {"b": _WHITE, "w": _BLACK}.get(entry.colour, _NONE)
     result = entry.result
+    points = None if entry.points is None else round(entry.points * 10)
     if result in _PLAYED and opponent != index:
-        return _Match(opponent, colour, _PLAYED[result], True, True)
+        return _Match(opponent, colour, _PLAYED[result], True, True, points)
     score = _UNPLAYED.get(result, _PLAYED.get(result, _LOSS))
     paired = opponent != index or result in ("U", "+")
-    return _Match(opponent, _NONE, score, False, paired)
+    return _Match(opponent, _NONE, score, False, paired, points)
 
 
 def _compatible(a: _Player, b: _Player, tf: _Field) -> bool:

@@ -56,13 +56,15 @@ class RoundEntry:
 
     ``opponent`` is the opponent's pairing number (``None`` for byes and absences), ``colour``
     the colour the player had (``"b"`` = moved first), ``result`` a TRF result code (see the
-    module docstring).
+    module docstring). ``points``, when set, are the points the round scored instead of the
+    result's (a match round scored by game points: :mod:`tournaments.pairing.matches`).
     """
 
     round: int
     opponent: int | None
     colour: str | None
     result: str
+    points: float | None = None
 
     def __post_init__(self) -> None:
         if self.round < 1:
@@ -91,6 +93,11 @@ class RoundEntry:
                 gettext_noop("a bye (%(result)s) has no opponent"),
                 subject=Text(gettext_noop("round %(round)s"), round=self.round),
                 result=self.result,
+            )
+        if self.points is not None and (self.points < 0 or self.opponent is None):
+            raise PairingError(
+                gettext_noop("only a match against an opponent scores its own points (>= 0)"),
+                subject=Text(gettext_noop("round %(round)s"), round=self.round),
             )
 
     @property
@@ -148,6 +155,12 @@ class Scoring:
             return 0.0
         raise PairingError(gettext_noop("unknown result code %(result)r"), result=result)
 
+    def of(self, entry) -> float:
+        """Points of one round's entry: its own ``points`` when it has them (a match scored
+        by game points), else its result's."""
+        points = getattr(entry, "points", None)
+        return self.points(entry.result) if points is None else points
+
     def tenths(self) -> dict[str, int]:
         """The four values in tenths of a point, as TRF files store them.
 
@@ -184,7 +197,7 @@ class RoundPairing:
 
 def score_before(player: PairingPlayer, round_number: int, scoring: Scoring) -> float:
     """The player's points from the rounds before ``round_number``."""
-    return sum(scoring.points(e.result) for e in player.history if e.round < round_number)
+    return sum(scoring.of(e) for e in player.history if e.round < round_number)
 
 
 def pairing_score(player: PairingPlayer, round_number: int, scoring: Scoring) -> float:

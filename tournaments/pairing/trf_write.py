@@ -171,7 +171,7 @@ def write_trf(
     rows = []
     for player in sorted(players, key=lambda p: p.number):
         entries = _history_to_write(player, rounds_played, next_round_entry)
-        tenths = sum(round(scoring.points(e.result) * 10) for e in entries)
+        tenths = sum(round(scoring.of(e) * 10) for e in entries)
         rows.append((player, entries, tenths))
     points_line = _points_162(scoring)  # validates the scoring before anything is written
     order = sorted(rows, key=lambda row: (-row[2], row[0].number))

@@ -21,8 +21,9 @@ RULES = (FIDE_2023, FIDE_2026)
 class GameEntry:
     """One round of one player: as :class:`tournaments.pairing.RoundEntry`, plus the marble
     counts (``None`` when unknown), how the game ended (a ``games.engine`` termination such as
-    ``"marbles"``, ``"time"``, ``"resignation"``, ``"forfeit"``) and the game's
-    ``marbles_to_win``."""
+    ``"marbles"``, ``"time"``, ``"resignation"``, ``"forfeit"``), the game's
+    ``marbles_to_win`` and, for a match round scored by game points, the ``points`` it scored
+    (counted instead of the result's: :mod:`tournaments.pairing.matches`)."""
 
     round: int
     opponent: int | None
@@ -32,6 +33,7 @@ class GameEntry:
     marbles_against: int | None = None
     termination: str | None = None
     marbles_to_win: int = 6
+    points: float | None = None
 
     @property
     def played(self) -> bool:

@@ -78,7 +78,7 @@ class Table:
                 by_round.get(r) or GameEntry(r, None, None, "Z") for r in range(1, rounds + 1)
             ]
         self.round_points = {
-            n: [self.scoring.points(g.result) for g in games] for n, games in self.games.items()
+            n: [self.scoring.of(g) for g in games] for n, games in self.games.items()
         }
         self.points = {n: sum(values) for n, values in self.round_points.items()}
         self.adjusted = {n: self._adjusted_score(n) for n in self.games}

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import re
-from datetime import date
+from dataclasses import replace
 
-from core.messages import Term, Text, gettext_noop
+from core.messages import gettext_noop
 from tournaments.pairing.acceleration import (
     AccelerationBlock,
     baku_blocks,
@@ -19,11 +19,19 @@ from tournaments.pairing.model import (
     RoundEntry,
     Scoring,
 )
+from tournaments.pairing.trf_fields import (
+    _POINT_CODES_162,
+    _POINT_LINES_BB,
+    _line,
+    _parse_date,
+    _parse_int,
+    _parse_points,
+    _parse_round_dates,
+    _parse_rounds,
+    _parse_scoring,
+)
 from tournaments.pairing.trf_model import (
     _OTHER_COLOUR,
-    _OUR_COLOUR,
-    _UNRATED,
-    BLOCK,
     ROUNDS_COLUMN,
     ForbiddenGroup,
     TrfBye,
@@ -32,150 +40,6 @@ from tournaments.pairing.trf_model import (
     TrfTournament,
     last_paired_round,
 )
-
-
-def _parse_int(text: str, what: str, line_number: int) -> int | None:
-    text = text.strip()
-    if not text:
-        return None
-    try:
-        return int(text)
-    except ValueError:
-        raise PairingError(
-            gettext_noop("%(what)s %(text)r is not a number"),
-            subject=_line(line_number),
-            what=Term(what),
-            text=text,
-        ) from None
-
-
-def _line(line_number: int) -> Text:
-    """ "line N", what a problem's message begins with."""
-    return Text(gettext_noop("line %(line)s"), line=line_number)
-
-
-def _parse_points(text: str, what: str, line_number: int) -> float:
-    try:
-        value = float(text.strip().replace(",", "."))
-    except ValueError:
-        raise PairingError(
-            gettext_noop("%(what)s %(text)r is not a number"),
-            subject=_line(line_number),
-            what=Term(what),
-            text=text.strip(),
-        ) from None
-    if value < 0:
-        raise PairingError(
-            gettext_noop("%(what)s cannot be negative"), subject=_line(line_number), what=Term(what)
-        )
-    return value
-
-
-def _parse_scoring(content: str, line_number: int) -> dict[str, float]:
-    values: dict[str, float] = {}
-    targets = {
-        "W": ("win",), "WW": ("win",), "BW": ("win",),
-        "D": ("draw",), "WD": ("draw",), "BD": ("draw",),
-        "L": ("loss",), "WL": ("loss",), "BL": ("loss",),
-        "PAB": ("pab",),
-    }  # fmt: skip
-    for part in content.split():
-        code, _, number = part.partition("=")
-        try:
-            value = float(number)
-        except ValueError:
-            raise PairingError(
-                gettext_noop("bad XXS item %(item)r"), subject=_line(line_number), item=part
-            ) from None
-        for name in targets.get(code, ()):
-            values[name] = value
-    return values
-
-
-#: A game's result written for a round with no opponent (``0000``): the bye it stands for.
-_RESULT_WITHOUT_OPPONENT = {"=": "H", "1": "F", "0": "Z"}
-
-
-def _parse_rounds(text: str, number: int, line_number: int) -> list[RoundEntry]:
-    entries = []
-    for index, start in enumerate(range(0, len(text), BLOCK)):
-        block = text[start : start + 8].ljust(8)
-        round_number = index + 1
-        opponent = _parse_int(block[0:4], gettext_noop("opponent"), line_number) or None
-        colour_letter = block[5].lower()
-        result = block[7].upper()
-        result = _UNRATED.get(result, result)
-        if result == " ":
-            result = "Z"
-        if colour_letter not in _OUR_COLOUR:
-            raise PairingError(
-                gettext_noop(
-                    "player %(number)s, round %(round)s: colour %(colour)r is not w, b or -"
-                ),
-                subject=_line(line_number),
-                number=number,
-                round=round_number,
-                colour=block[5],
-            )
-        colour = _OUR_COLOUR[colour_letter]
-        if opponent is None and result in _RESULT_WITHOUT_OPPONENT:
-            # real files (Swiss-Manager's among them) write a half-point bye "0000 - =", and
-            # some a full-point bye "0000 - 1" or an absence "0000 - 0": no game was played
-            result = _RESULT_WITHOUT_OPPONENT[result]
-        if result in ("H", "F", "U", "Z"):
-            opponent, colour = None, None
-        try:
-            entries.append(RoundEntry(round_number, opponent, colour, result))
-        except PairingError as error:
-            raise PairingError(
-                gettext_noop("player %(number)s, %(error)s"),
-                subject=_line(line_number),
-                number=number,
-                error=error,
-            ) from None
-    return entries
-
-
-_DATE_YMD = re.compile(r"^(\d{2}|\d{4})[/.-](\d{1,2})[/.-](\d{1,2})$")
-_DATE_DMY = re.compile(r"^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})$")
-
-
-def _parse_date(text: str) -> date | None:
-    """``YYYY/MM/DD`` or ``YY/MM/DD`` as TRF says (``-`` or ``.`` also), or ``DD.MM.YYYY`` as
-    some programs write; None for anything else (the dates are for people, not pairing)."""
-    text = text.strip()
-    try:
-        if match := _DATE_YMD.match(text):
-            year, month, day = (int(part) for part in match.groups())
-            return date(year + 2000 if year < 100 else year, month, day)
-        if match := _DATE_DMY.match(text):
-            day, month, year = (int(part) for part in match.groups())
-            return date(year, month, day)
-    except ValueError:
-        return None
-    return None
-
-
-def _parse_round_dates(line: str) -> tuple[date | None, ...]:
-    if len(line) > ROUNDS_COLUMN:
-        texts = [line[start : start + 8] for start in range(ROUNDS_COLUMN, len(line), BLOCK)]
-    else:  # not in the round columns: dates separated by spaces
-        texts = line[4:].split()
-    dates = [_parse_date(text) for text in texts]
-    while dates and dates[-1] is None:
-        dates.pop()
-    return tuple(dates)
-
-
-_POINT_CODES_162 = {"W": "win", "D": "draw", "L": "loss", "P": "pab", "A": "absence"}
-_POINT_LINES_BB = {
-    "BBW": "win",
-    "BBD": "draw",
-    "BBL": "loss",
-    "BBU": "pab",
-    "BBZ": "absence",
-    "BBF": "absence",
-}
 
 
 class _Reader:
@@ -190,6 +54,7 @@ class _Reader:
         self.groups: list[ForbiddenGroup] = []
         self.byes: list[TrfBye] = []
         self.zeroed: set[int] = set()
+        self.abnormal: dict[tuple[int, int], float] = {}  # (round, player): 299 points
         self.xxs_values: dict[str, float] = {}
         self.points: dict[str, float] = {}
         self.pab_given = False
@@ -288,9 +153,7 @@ class _Reader:
                 for start in range(9, len(line.rstrip()), 5)
             )
         elif code == "299":
-            raise PairingError(
-                gettext_noop("abnormal points (299) are not supported"), subject=where
-            )
+            self.abnormal_line(line, line_number)
         elif code in ("013", "310"):
             raise PairingError(gettext_noop("team tournaments are not supported"), subject=where)
         elif code == "202":
@@ -299,6 +162,29 @@ class _Reader:
             )
         elif code.isalpha() and code.isupper():
             self.extensions.append((line_number, code, content))
+
+    def abnormal_line(self, line: str, line_number: int) -> None:
+        """``299``, type blank (a bonus or penalty): ``points`` added to what the result of
+        round RRR scored for the players listed (a match round scored by game points); the
+        other types, match points and "all rounds" are refused. Read by its words."""
+        where = _line(line_number)
+        words = line[4:].split()
+        if line[4:5].strip() or len(words) < 3:
+            raise PairingError(
+                gettext_noop(
+                    "only 299 records of a round's bonus or penalty (type blank) are read: "
+                    "299   PPPP RRR NNNN ..."
+                ),
+                subject=where,
+            )
+        points = _parse_points(words[0].removeprefix("-"), "299", line_number)
+        number = _parse_int(words[1], gettext_noop("round"), line_number)
+        if number is None or number < 1:
+            raise PairingError(gettext_noop("a 299 record needs its round"), subject=where)
+        for player in self.numbers(words[2:], line_number):
+            key = (number, player)
+            sign = -1 if words[0].startswith("-") else 1
+            self.abnormal[key] = self.abnormal.get(key, 0.0) + sign * points
 
     def acceleration_line(self, line: str, line_number: int) -> None:
         """``250 MMMM GGGG RRF RRL PPPF PPPL``: virtual game points ``GGGG`` before rounds
@@ -466,6 +352,36 @@ def _infer_first_colour(raw_players: list[tuple[int, str, int, list[RoundEntry]]
     return BLACK
 
 
+def _apply_abnormal(
+    by_round: dict[int, RoundEntry],
+    number: int,
+    abnormal: dict[tuple[int, int], float],
+    scoring: Scoring,
+) -> None:
+    """The ``299`` bonuses and penalties of player ``number``, as their rounds' own points."""
+    for (round_number, player), points in abnormal.items():
+        if player != number:
+            continue
+        entry = by_round.get(round_number)
+        if entry is None or entry.opponent is None:
+            raise PairingError(
+                gettext_noop(
+                    "a 299 record changes the points of player %(number)s in round %(round)s, "
+                    "who has no game then"
+                ),
+                number=number,
+                round=round_number,
+            )
+        total = scoring.points(entry.result) + points
+        if total < -1e-9:
+            raise PairingError(
+                gettext_noop("player %(number)s would score less than 0 in round %(round)s"),
+                number=number,
+                round=round_number,
+            )
+        by_round[round_number] = replace(entry, points=round(max(total, 0.0), 9))
+
+
 def read_trf(text: str) -> TrfTournament:
     """Parse TRF-26 or TRF-16 text (any line ends, blank ranks allowed) into
     :class:`TrfTournament`.
@@ -491,6 +407,12 @@ def read_trf(text: str) -> TrfTournament:
                 gettext_noop("a 240 record names player %(number)s, who is not listed"),
                 number=bye.number,
             )
+    for _, number in reader.abnormal:
+        if number not in known:
+            raise PairingError(
+                gettext_noop("a 299 record names player %(number)s, who is not listed"),
+                number=number,
+            )
     rounds_played = last_paired_round(entries for *_, entries in raw_players)
     next_round = rounds_played + 1
     byes_next = {bye.number: bye.kind for bye in reader.byes if bye.round == next_round}
@@ -498,8 +420,10 @@ def read_trf(text: str) -> TrfTournament:
     accelerations = reader.accelerations(
         sorted(row[0] for row in raw_players), reader.total_rounds or rounds_played
     )
+    scoring = reader.scoring()
     for number, player_name, rating, entries in sorted(raw_players, key=lambda row: row[0]):
         by_round = {e.round: e for e in entries}
+        _apply_abnormal(by_round, number, reader.abnormal, scoring)
         history = [
             by_round.get(r) or RoundEntry(r, None, None, "Z") for r in range(1, rounds_played + 1)
         ]
@@ -540,7 +464,7 @@ def read_trf(text: str) -> TrfTournament:
         total_rounds=reader.total_rounds,
         first_colour=reader.first_colour or _infer_first_colour(raw_players),
         forbidden_pairs=tuple(forbidden),
-        scoring=reader.scoring(),
+        scoring=scoring,
         rounds_played=rounds_played,
         header=TrfHeader(**header),  # type: ignore[arg-type]
         requested_byes=tuple(

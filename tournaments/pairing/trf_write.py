@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from datetime import date
 
+from core.messages import gettext_noop
 from tournaments.pairing.acceleration import blocks_of
 from tournaments.pairing.model import (
     BLACK,
@@ -134,6 +135,27 @@ def _header_lines(name: str, header: TrfHeader, players: Sequence[PairingPlayer]
     return out
 
 
+def _abnormal_lines(number: int, entries: Sequence[RoundEntry], scoring: Scoring) -> list[str]:
+    """``299`` records (TRF-26, type blank: a bonus or penalty) for the rounds that scored
+    other points than their result's: a match round scored by game points (a 1½-½ match is a
+    win, ``-0.5``). Columns: points 14-17, round 20-22, pairing number 24-27."""
+    lines = []
+    for entry in entries:
+        if entry.points is None:
+            continue
+        adjustment = entry.points - scoring.points(entry.result)
+        if abs(adjustment) < 1e-9:
+            continue
+        text = f"{adjustment:4.1f}"
+        if len(text) > 4:
+            raise PairingError(
+                gettext_noop("a 299 record holds -9.5 to 99.5 points, not %(points)s"),
+                points=text,
+            )
+        lines.append(f"299 {' ':1}  {'':4}  {text} {'':1}{entry.round:03d} {number:>4}")
+    return lines
+
+
 def write_trf(
     tournament_name: str,
     players: Sequence[PairingPlayer],
@@ -213,6 +235,8 @@ def write_trf(
     pairs = sorted({tuple(sorted(pair)) for pair in forbidden_pairs})
     for a, b in pairs:
         lines.append(f"260 001 {total_rounds:03d} {a:>4} {b:>4}")
+    for player, entries, _ in rows:
+        lines += _abnormal_lines(player.number, entries, scoring)
     lines.append(f"XXR {total_rounds}")
     lines.append("XXC white1" if first_colour == BLACK else "XXC black1")
     xxs = _xxs_line(scoring)

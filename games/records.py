@@ -23,7 +23,12 @@ from games.models import Game, Move
 DOWNLOAD_LIMIT = 5000
 DOWNLOAD_BATCH = 100
 #: What a record download joins to each game.
-RECORD_RELATIONS = ("black", "white", "tournament_board__round__tournament")
+RECORD_RELATIONS = (
+    "black",
+    "white",
+    "tournament_board__round__tournament",
+    "match_game__board__round__tournament",
+)
 
 
 def notations_of(game: Game) -> list[str]:
@@ -62,8 +67,19 @@ def engine_game_of(game: Game, notations: Iterable[str] | None = None) -> engine
 
 
 def tournament_board_of(game: Game):
-    """The tournament board ``game`` was played on, or None."""
-    return getattr(game, "tournament_board", None)  # a missing reverse one-to-one: None
+    """The tournament board ``game`` was played on, or None: the board's game, or one of its
+    match's games (``game.match_game``, the reverse side of ``tournaments.MatchGame.game``)."""
+    board = getattr(game, "tournament_board", None)  # a missing reverse one-to-one: None
+    if board is None:
+        match_game = getattr(game, "match_game", None)
+        board = match_game.board if match_game is not None else None
+    return board
+
+
+def match_game_number(game: Game) -> int | None:
+    """The game's number in its tournament match, or None outside match rounds."""
+    match_game = getattr(game, "match_game", None)
+    return match_game.number if match_game is not None else None
 
 
 def record_headers(game: Game) -> dict[str, str]:
@@ -71,6 +87,9 @@ def record_headers(game: Game) -> dict[str, str]:
     if board is not None:
         event = board.round.tournament.name
         round_label = f"{board.round.number}.{board.number}"
+        number = match_game_number(game)
+        if number is not None:  # a match's game: round, board, game
+            round_label += f".{number}"
     else:
         event = "Rated game" if game.rated else "Casual game"
         round_label = "-"

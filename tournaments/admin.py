@@ -7,6 +7,7 @@ from .models import (
     ByeRequest,
     Entrant,
     ForbiddenPair,
+    MatchGame,
     Prize,
     ResultChange,
     ResultReport,
@@ -47,7 +48,7 @@ class ResultChangeAdmin(admin.ModelAdmin):
     raw_id_fields = ("board", "changed_by")
 
 
-for model in (Arbiter, Entrant, ByeRequest, ForbiddenPair):
+for model in (Arbiter, Entrant, ByeRequest, ForbiddenPair, MatchGame):
     admin.site.register(model, raw_id_fields=[f.name for f in model._meta.fields if f.is_relation])
 
 

@@ -15,6 +15,7 @@ from games.option_fields import (
 )
 from games.options import CUSTOM, custom_start
 from tournaments.models import Board, Tournament, default_tiebreaks
+from tournaments.pairing.matches import MAX_GAMES
 from tournaments.services.setup import FIXED_ONCE_STARTED, MAX_RATING
 from tournaments.tiebreak_texts import TIEBREAK_CHOICES
 
@@ -56,6 +57,23 @@ class TournamentForm(forms.Form):
             "second, so that strong players meet sooner; for pairing only, never in the "
             "standings"
         ),
+    )
+    match_games = forms.IntegerField(
+        min_value=1,
+        max_value=MAX_GAMES,
+        initial=1,
+        required=False,
+        label=_("Games per pairing"),
+        help_text=_(
+            "1: single games; 2 or more: each pairing plays a match, the colours alternating "
+            "(on the server; the first game's colours count for the colour history)"
+        ),
+    )
+    match_scoring = forms.ChoiceField(
+        choices=Tournament.MatchScoring.choices,
+        initial=Tournament.MatchScoring.GAME_POINTS,
+        required=False,
+        label=_("A match scores"),
     )
     rounds = forms.IntegerField(
         min_value=1,
@@ -270,10 +288,11 @@ class TournamentForm(forms.Form):
             for k, v in self.cleaned_data.items()
             if not (k.startswith("tiebreak_") and k.removeprefix("tiebreak_").isdigit())
         }
-        for optional in ("pairing_rules", "tiebreak_rules", "first_move_seconds"):
+        for optional in ("pairing_rules", "tiebreak_rules", "first_move_seconds", "match_scoring"):
             if not data.get(optional):
                 data.pop(optional, None)  # not sent: the default, or unchanged
         data["bye_requests_closed_rounds"] = data.get("bye_requests_closed_rounds") or 0
+        data["match_games"] = data.get("match_games") or 1
         data["prize_ties"] = data.get("prize_ties") or "tiebreak"
         if self.started:
             for name in self.FIXED_ONCE_STARTED:

@@ -10,6 +10,7 @@ from collections import defaultdict
 from tournaments.models import Board, Entrant, Tournament
 from tournaments.pairing import PairingPlayer, RoundEntry, Scoring
 from tournaments.pairing.acceleration import AccelerationBlock, baku_blocks, player_accelerations
+from tournaments.pairing.matches import GAME_POINTS, match_score, round_points, round_scoring
 
 # What a board's result means for (Black, White), as TRF result codes
 # (tournaments.pairing.model.RESULT_CODES is the set of those codes).
@@ -24,7 +25,21 @@ BOARD_RESULT_TRF_CODES = {
 
 
 def scoring_of(tournament: Tournament) -> Scoring:
-    return Scoring(pab=float(tournament.bye_points))
+    """The points a round scores: a game's, or in match rounds scored by game points a whole
+    match's (tournaments.pairing.matches.round_scoring)."""
+    return round_scoring(
+        Scoring(pab=float(tournament.bye_points)), tournament.match_games, tournament.match_scoring
+    )
+
+
+def board_match_score(board: Board, tournament: Tournament):
+    """The match score of a match round's board (its games as far as they are finished), or
+    None for a single game."""
+    if not tournament.has_matches or board.white_id is None:
+        return None
+    results = {game.number: game.result for game in board.match_games.all()}
+    ordered = [results.get(n, "") for n in range(1, tournament.match_games + 1)]
+    return match_score(ordered, tournament.match_games)
 
 
 def acceleration_blocks(
@@ -41,6 +56,8 @@ def acceleration_blocks(
 
 def boards_by_round(tournament: Tournament, up_to_round: int | None = None) -> dict[int, list]:
     boards = Board.objects.filter(round__tournament=tournament).select_related("round", "game")
+    if tournament.has_matches:
+        boards = boards.prefetch_related("match_games")
     if up_to_round is not None:
         boards = boards.filter(round__number__lte=up_to_round)
     grouped: dict[int, list[Board]] = defaultdict(list)
@@ -49,8 +66,11 @@ def boards_by_round(tournament: Tournament, up_to_round: int | None = None) -> d
     return grouped
 
 
-def entry_for(board: Board, entrant_id: int, numbers: dict[int, int]) -> RoundEntry | None:
-    """The round as ``entrant_id`` saw it on ``board``; None while the result is open."""
+def entry_for(
+    board: Board, entrant_id: int, numbers: dict[int, int], tournament: Tournament
+) -> RoundEntry | None:
+    """The round as ``entrant_id`` saw it on ``board`` of ``tournament``; None while the
+    result is open. In match rounds scored by game points it carries the game points."""
     number = board.round.number
     if board.white_id is None:
         return RoundEntry(number, None, None, board.bye or "Z")
@@ -59,8 +79,15 @@ def entry_for(board: Board, entrant_id: int, numbers: dict[int, int]) -> RoundEn
         return None
     as_black = board.black_id == entrant_id
     opponent = numbers.get(board.white_id if as_black else board.black_id)
+    points = None
+    if tournament.has_matches and tournament.match_scoring == GAME_POINTS:
+        score = board_match_score(board, tournament)
+        # a result a director entered over the match's (a whole match forfeited, a correction)
+        # scores as that result: the games' points only stand with the result they give
+        if score is not None and score.result == board.result:
+            points = round_points(score, "black" if as_black else "white", GAME_POINTS)
     return RoundEntry(
-        number, opponent, "b" if as_black else "w", codes[0] if as_black else codes[1]
+        number, opponent, "b" if as_black else "w", codes[0] if as_black else codes[1], points
     )
 
 
@@ -80,7 +107,7 @@ def histories(tournament: Tournament, entrants: list[Entrant], rounds: int) -> d
             for entrant_id in (board.black_id, board.white_id):
                 if entrant_id in result:
                     seen.add(entrant_id)
-                    entry = entry_for(board, entrant_id, numbers)
+                    entry = entry_for(board, entrant_id, numbers, tournament)
                     if entry is not None:
                         result[entrant_id].append(entry)
         for entrant in entrants:

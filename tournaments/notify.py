@@ -55,12 +55,11 @@ def game_started(tournament: Tournament, round_: Round, board: Board, now: datet
     first-move time (the forfeit rule) counts from ``now``, when this is sent."""
     game = board.game
     clock = TimeControl(game.base_seconds, game.increment_seconds).label()
-    for entrant, opponent, colour in (
-        (board.black, board.white, "Black"),
-        (board.white, board.black, "White"),
-    ):
+    for entrant, opponent in ((board.black, board.white), (board.white, board.black)):
         if entrant is None or entrant.user_id is None:
             continue
+        # in a match round the colours swap from game to game: the game's own
+        colour = "Black" if game.black_id == entrant.user_id else "White"
         notification_create(
             user=entrant.user,
             kind="game_started",

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from django.db.models import prefetch_related_objects
 from django.utils.translation import gettext as _
 
 from core.errors import NotFound
@@ -187,7 +188,12 @@ def round_boards(round_: Round, virtual: dict[int, str] | None = None) -> list[B
     points = {p.number: sum(data.scoring.of(e) for e in p.entries) for p in data.players}
     if virtual is None:
         virtual = virtual_points(round_)
+    tournament = round_.tournament
+    if tournament.has_matches:
+        prefetch_related_objects(boards, "match_games__game")
     for board in boards:
+        board.match = history.board_match_score(board, tournament)
+        board.match_list = list(board.match_games.all()) if board.match else []
         board.black_points = _points(points.get(board.black.pairing_number, 0))
         board.black_virtual = virtual.get(board.black.pairing_number)
         if board.white_id:
@@ -252,7 +258,7 @@ def standings_input(tournament: Tournament, *, up_to_round: int | None = None) -
             for entrant_id, is_black in ((board.black_id, True), (board.white_id, False)):
                 if entrant_id not in entries:
                     continue
-                entry = history.entry_for(board, entrant_id, numbers)
+                entry = history.entry_for(board, entrant_id, numbers, tournament)
                 if entry is None:
                     continue
                 mine, theirs = (
@@ -270,6 +276,7 @@ def standings_input(tournament: Tournament, *, up_to_round: int | None = None) -
                         marbles_against=theirs,
                         termination=board.termination or None,
                         marbles_to_win=tournament.marbles_to_win,
+                        points=entry.points,
                     )
                 )
         for entrant in people:  # late entries: the director's bye before their first round

@@ -5,7 +5,14 @@ import random
 
 import pytest
 
-from tournaments.pairing import PairingError, PairingPlayer, RoundEntry, Scoring
+from tournaments.pairing import (
+    PairingError,
+    PairingPlayer,
+    RoundEntry,
+    Scoring,
+    read_trf,
+    write_trf,
+)
 from tournaments.pairing.dutch2026 import pair_dutch_2026
 from tournaments.pairing.matches import (
     GAME_POINTS,
@@ -211,3 +218,47 @@ def test_standings_count_the_game_points():
         assert rows[number].values["sonneborn_berger"] == pytest.approx(
             sum(rows[e.opponent].points * e.points for e in played)
         )
+
+
+def test_game_points_go_to_trf_as_299_bonuses_and_penalties_and_come_back():
+    """TRF-26 has no match rounds: a round is one result, scored by the event's (scaled)
+    point system; where the game points differ (1½-½ is a win worth 2), a ``299`` record of
+    type blank gives the difference, which the reader adds back."""
+    _, histories = _play(5, 9, 4, [2, 1, 0, 1.5, 0.5], True)
+    scoring = round_scoring(Scoring(), 2, GAME_POINTS)
+    players = [
+        PairingPlayer(n, f"P{n}", 2000 - n, tuple(history)) for n, history in histories.items()
+    ]
+    text = write_trf("Match Swiss", players, total_rounds=4, scoring=scoring)
+    abnormal = [line for line in text.splitlines() if line.startswith("299")]
+    differing = [
+        (e.round, number, e.points - scoring.points(e.result))
+        for number, history in histories.items()
+        for e in history
+        if e.points is not None and e.points != scoring.points(e.result)
+    ]
+    assert len(abnormal) == len(differing) > 0
+    for line, (round_number, number, difference) in zip(
+        abnormal, sorted(differing, key=lambda item: (item[1], item[0])), strict=True
+    ):
+        assert line[4] == " " and line[7:11].strip() == ""  # type blank, no match points
+        assert float(line[13:17]) == difference
+        assert int(line[19:22]) == round_number and int(line[23:27]) == number
+    back = read_trf(text)
+    assert back.scoring == scoring
+    for player in back.players:
+        assert [scoring.of(e) for e in player.history] == [
+            scoring.of(e) for e in histories[player.number]
+        ]
+    points_column = {
+        int(line[4:8]): float(line[80:84]) for line in text.splitlines() if line.startswith("001")
+    }
+    assert points_column == {n: sum(scoring.of(e) for e in h) for n, h in histories.items()}
+    # and the next round pairs the same from the file as from the histories
+    mine = pair_dutch_2026(
+        players, round_number=5, total_rounds=6, scoring=scoring, first_colour="b"
+    )
+    theirs = pair_dutch_2026(
+        back.players, round_number=5, total_rounds=6, scoring=back.scoring, first_colour="b"
+    )
+    assert mine == theirs

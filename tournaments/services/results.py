@@ -31,6 +31,7 @@ from tournaments.models import Board, Entrant, ResultChange, ResultReport, Round
 from tournaments.permissions import is_director, require_director
 from tournaments.result_rules import marbles_problem
 from tournaments.services.common import locked
+from tournaments.services.matches import game_result_code, match_game_finished
 from tournaments.services.rounds import round_finish_if_complete
 
 
@@ -46,7 +47,10 @@ def tournament_game_finished(*, game: Game, now: datetime) -> None:
     Locks the tournament, then the round, the order every tournament service uses, so a
     director's action in the same round never deadlocks with a game ending.
     """
-    board = Board.objects.filter(game=game).select_related("round").first()
+    board = (
+        Board.objects.filter(game=game).select_related("round").first()
+        or Board.objects.filter(match_games__game=game).select_related("round").first()
+    )
     if board is None:
         return
     tournament = locked(Tournament(pk=board.round.tournament_id))
@@ -54,13 +58,11 @@ def tournament_game_finished(*, game: Game, now: datetime) -> None:
     board.refresh_from_db()
     if board.result:  # a director already entered it
         return
-    if game.termination == "forfeit" or game.status == "aborted":
-        board.result = {
-            "1-0": Board.Result.BLACK_FORFEIT_WIN,
-            "0-1": Board.Result.WHITE_FORFEIT_WIN,
-        }.get(game.result, Board.Result.DOUBLE_FORFEIT)
-    else:
-        board.result = game.result
+    if tournament.has_matches:
+        if match_game_finished(tournament, round_, board, game, now):
+            round_finish_if_complete(tournament, round_, now)
+        return
+    board.result = game_result_code(game)
     board.black_marbles, board.white_marbles = _marbles_of_game(game)
     board.termination = game.termination
     board.save(update_fields=["result", "black_marbles", "white_marbles", "termination"])

@@ -19,14 +19,13 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 from core.errors import Conflict, NotFound, ServiceError, engine_text
 from core.jobs import enqueue
-from games import services as game_services
-from games.options import GameOptions
 from tournaments import draw, notify
 from tournaments.identity import initial_order_key
 from tournaments.models import AuditEntry, Board, Entrant, Round, Tournament
 from tournaments.pairing import PairingError, berger_rounds
 from tournaments.permissions import require_director
 from tournaments.services.common import audit, locked
+from tournaments.services.matches import board_game_create
 
 logger = logging.getLogger(__name__)
 
@@ -381,29 +380,10 @@ def round_start(*, tournament_id: int, number: int, actor: User | None, now: dat
 
 def _start_locked(tournament: Tournament, round_: Round, now: datetime) -> None:
     if tournament.play_mode == Tournament.PlayMode.SERVER:
-        options = GameOptions(
-            base_seconds=tournament.base_seconds,
-            increment_seconds=tournament.increment_seconds,
-            marbles_to_win=tournament.marbles_to_win,
-            start=tournament.start_position,
-            rated=tournament.rated,
-            start_position=tournament.custom_position,
-        )
         for board in round_.boards.filter(white__isnull=False, result="").select_related(
             "black__user", "white__user"
         ):
-            board.game = game_services.game_create(
-                black=board.black.user,
-                white=board.white.user,
-                options=options,
-                now=now,
-                max_plies_result=tournament.max_plies_result,
-                forfeit_if_unplayed=True,
-                first_move_seconds=tournament.first_move_seconds,
-                chat_enabled=tournament.chat_enabled,
-            )
-            board.save(update_fields=["game"])
-            notify.game_started(tournament, round_, board, now)
+            board_game_create(tournament, round_, board, now)
     round_.status = Round.Status.STARTED
     round_.started_at = now
     round_.save(update_fields=["status", "started_at"])

@@ -18,6 +18,7 @@ from core.errors import Conflict, InvalidInput, NotFound, Unprocessable
 from games.models import Game
 from games.options import CUSTOM, GameOptions, custom_start
 from tournaments.models import Arbiter, Round, Tournament, default_tiebreaks
+from tournaments.pairing.matches import MAX_GAMES
 from tournaments.permissions import require_club_admin, require_director
 from tournaments.services.common import locked
 from tournaments.tiebreaks import TIEBREAKS
@@ -28,6 +29,8 @@ SETTINGS_FIELDS = (
     "format",
     "pairing_rules",
     "acceleration",
+    "match_games",
+    "match_scoring",
     "rounds",
     "base_seconds",
     "increment_seconds",
@@ -36,6 +39,8 @@ SETTINGS_FIELDS = (
     "custom_position",
     "max_plies_result",
     "rated",
+    "match_games",
+    "match_scoring",
     "play_mode",
     "entry",
     "registration_opens_at",
@@ -121,6 +126,7 @@ def _validate_settings(fields: dict) -> dict:
         ("pairing_rules", Tournament.PairingRules.values),
         ("tiebreak_rules", Tournament.TiebreakRules.values),
         ("acceleration", Tournament.Acceleration.values),
+        ("match_scoring", Tournament.MatchScoring.values),
     ):
         if choice_field in fields and fields[choice_field] not in choices:
             raise InvalidInput(
@@ -209,6 +215,27 @@ def _validate_acceleration(fields: dict, current: Tournament | None) -> dict:
     return fields
 
 
+def _validate_matches(fields: dict, current: Tournament | None) -> dict:
+    """Match rounds: 1 to 8 games a pairing (1: single games), played on the server (the
+    over-the-board entry of a match's games is not there yet)."""
+    if "match_games" in fields:
+        games = fields["match_games"]
+        if isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= MAX_GAMES:
+            raise InvalidInput(
+                gettext("A match has 1 to %(max)s games (1: single games).") % {"max": MAX_GAMES}
+            )
+    games = fields.get("match_games", current.match_games if current else 1)
+    mode = fields.get("play_mode", current.play_mode if current else Tournament.PlayMode.SERVER)
+    if games > 1 and mode != Tournament.PlayMode.SERVER:
+        raise Unprocessable(
+            gettext(
+                "Match rounds are played on the server; choose one game a pairing over the board."
+            ),
+            code="matches_on_the_server",
+        )
+    return fields
+
+
 def _validate_start(fields: dict, current: Tournament | None) -> dict:
     """The start the event's games will have after ``fields``: a custom one's position checked
     against the marbles to win then (and kept as its canonical string); another start clears
@@ -263,7 +290,7 @@ def tournament_create(*, club: Club, actor: User, name: str, **fields) -> Tourna
             gettext("Unknown settings: %(sorted)s.") % {"sorted": ", ".join(sorted(unknown))}
         )
     fields = _validate_start(_validate_settings({"name": name, **fields}), None)
-    fields = _validate_acceleration(fields, None)
+    fields = _validate_matches(_validate_acceleration(fields, None), None)
     fields = _schedule_in_zone(fields, None)
     fields.setdefault("tiebreaks", default_tiebreaks(fields.get("format", "swiss")))
     base = slugify(f"{club.slug}-{fields['name']}")[:100] or "tournament"
@@ -278,6 +305,8 @@ FIXED_ONCE_STARTED = (
     "format",
     "pairing_rules",
     "acceleration",
+    "match_games",
+    "match_scoring",
     "rounds",
     "base_seconds",
     "increment_seconds",
@@ -320,7 +349,7 @@ def tournament_update(*, tournament: Tournament, actor: User, **fields) -> Tourn
         tournament = locked(tournament)
         require_director(tournament, actor, gettext("change its settings"))
         fields = _validate_start(_validate_settings(fields), tournament)
-        fields = _validate_acceleration(fields, tournament)
+        fields = _validate_matches(_validate_acceleration(fields, tournament), tournament)
         fields = _schedule_in_zone(fields, tournament)
         if tournament.status != Tournament.Status.REGISTRATION:
             fields = _without_fixed_settings(tournament, fields)

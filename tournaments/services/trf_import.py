@@ -118,6 +118,8 @@ def read_event(text: str) -> TrfTournament:
             _("The TRF file cannot be read: %(error)s") % {"error": engine_text(error)},
             code="bad_trf",
         ) from None
+    if any(entry.points is not None for player in event.players for entry in player.history):
+        raise Unprocessable(_("Sumito does not import abnormal points (299)."), code="bad_trf")
     if len(event.players) < 2:
         raise Unprocessable(
             _("The TRF file lists fewer than 2 players (001 lines)."), code="bad_trf"

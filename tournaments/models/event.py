@@ -1,3 +1,5 @@
+"""The event: its settings, its arbiters, its entrants, their bye requests and forbidden pairs."""
+
 from datetime import datetime
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -8,11 +10,8 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from django_countries.fields import CountryField
 
-from core.errors import engine_text
-from core.messages import Text
 from games.clock import TimeControl
 from games.models import START_CHOICES
-from tournaments import prizes
 
 NOTE_LENGTH = 1000
 
@@ -56,6 +55,10 @@ class Tournament(models.Model):
     class Acceleration(models.TextChoices):  # tournaments.pairing.acceleration
         NONE = "", _("None")
         BAKU = "baku", _("Baku acceleration (C.04.5.1): virtual points for the top half")
+
+    class MatchScoring(models.TextChoices):  # tournaments.pairing.matches.SCORINGS
+        GAME_POINTS = "game", _("Game points: a match won 1½-½ scores 1½")
+        MATCH_POINTS = "match", _("Match points: 1 for a match won, ½ for a match drawn")
 
     class TiebreakRules(models.TextChoices):  # tournaments.tiebreaks.RULES
         FIDE_2026 = "fide-2026", _("FIDE C.07 as amended in March 2026")
@@ -105,6 +108,14 @@ class Tournament(models.Model):
         choices=[("draw", _("Draw")), ("marbles", _("Won by more marbles pushed off"))],
     )
     rated = models.BooleanField(default=True)
+    # Match rounds (tournaments.pairing.matches): each pairing a match of this many games, the
+    # colours alternating; 1 is a round of single games.
+    match_games = models.PositiveSmallIntegerField(
+        default=1, validators=[MinValueValidator(1), MaxValueValidator(8)]
+    )
+    match_scoring = models.CharField(
+        max_length=5, choices=MatchScoring.choices, default=MatchScoring.GAME_POINTS
+    )
     play_mode = models.CharField(max_length=6, choices=PlayMode.choices, default=PlayMode.SERVER)
     entry = models.CharField(max_length=8, choices=Entry.choices, default=Entry.MEMBERS)
     registration_opens_at = models.DateTimeField(null=True, blank=True)
@@ -181,6 +192,11 @@ class Tournament(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("tournament-detail", kwargs={"slug": self.slug})
+
+    @property
+    def has_matches(self) -> bool:
+        """Whether each pairing plays a match of several games."""
+        return self.match_games > 1
 
     @property
     def is_round_robin(self) -> bool:
@@ -346,230 +362,3 @@ class ForbiddenPair(models.Model):
 
     def __str__(self) -> str:
         return f"{self.first} never against {self.second}"
-
-
-class Round(models.Model):
-    class Status(models.TextChoices):
-        PAIRED = "paired", _("Paired")
-        STARTED = "started", _("In play")
-        FINISHED = "finished", _("Finished")
-
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="round_set")
-    number = models.PositiveSmallIntegerField()
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PAIRED)
-    scheduled_at = models.DateTimeField(null=True, blank=True)
-    paired_at = models.DateTimeField(null=True, blank=True)
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
-
-    class Meta:
-        ordering = ["tournament", "number"]
-        constraints = [
-            models.UniqueConstraint(fields=["tournament", "number"], name="one_round_per_number")
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.tournament} round {self.number}"
-
-
-class Board(models.Model):
-    """One line of a round: a pairing (black moves first), or a player's bye or absence."""
-
-    class Result(models.TextChoices):
-        NONE = "", _("Not played yet")
-        BLACK_WINS = "1-0", "1-0"
-        WHITE_WINS = "0-1", "0-1"
-        DRAW = "1/2-1/2", "½-½"
-        BLACK_FORFEIT_WIN = "+-", _("+/- (White forfeits)")
-        WHITE_FORFEIT_WIN = "-+", _("-/+ (Black forfeits)")
-        DOUBLE_FORFEIT = "--", _("-/- (both forfeit)")
-
-    class Bye(models.TextChoices):
-        NONE = "", _("Not a bye")
-        PAIRING = "U", _("Pairing-allocated bye")
-        HALF = "H", _("Half-point bye")
-        ZERO = "Z", _("Zero-point bye / absent")
-        FULL = "F", _("Full-point bye")
-
-    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="boards")
-    number = models.PositiveSmallIntegerField()
-    black = models.ForeignKey(Entrant, on_delete=models.CASCADE, related_name="+")
-    white = models.ForeignKey(
-        Entrant, on_delete=models.CASCADE, related_name="+", null=True, blank=True
-    )
-    bye = models.CharField(max_length=1, choices=Bye.choices, blank=True)
-    result = models.CharField(max_length=7, choices=Result.choices, blank=True)
-    # Marbles pushed off by each side, when known.
-    black_marbles = models.PositiveSmallIntegerField(null=True, blank=True)
-    white_marbles = models.PositiveSmallIntegerField(null=True, blank=True)
-    termination = models.CharField(max_length=16, blank=True)
-    game = models.OneToOneField(
-        "games.Game",
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="tournament_board",
-    )
-    note = models.TextField(max_length=NOTE_LENGTH, blank=True, help_text="why this pairing")
-    # The same note as texts to translate (core.messages.Text.to_data), shown in each
-    # reader's language; empty for a note written before notes were kept so (shown as it is).
-    note_data = models.JSONField(default=list, blank=True)
-
-    class Meta:
-        ordering = ["round", "number"]
-        constraints = [
-            models.UniqueConstraint(fields=["round", "number"], name="one_board_per_number")
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.round} board {self.number}"
-
-    @property
-    def is_bye(self) -> bool:
-        return self.white_id is None
-
-    @staticmethod
-    def note_fields(*texts: Text) -> dict:
-        """The fields of a note saying why this pairing, as English templates (``note`` keeps
-        their English, for exports; ``note_data`` the templates, shown translated)."""
-        return {
-            "note": " / ".join(str(text) for text in texts)[:NOTE_LENGTH],
-            "note_data": [text.to_data() for text in texts],
-        }
-
-    def set_note(self, *texts: Text) -> None:
-        for name, value in self.note_fields(*texts).items():
-            setattr(self, name, value)
-
-    @property
-    def shown_note(self) -> str:
-        """The note in the active language."""
-        try:
-            texts = [Text.from_data(data) for data in self.note_data or ()]
-        except ValueError:
-            texts = []
-        if not texts:
-            return self.note
-        return " / ".join(engine_text(text) for text in texts)
-
-
-class Prize(models.Model):
-    """A prize of the event, in the director's order of priority (``position``): an overall
-    place or a category's (``tournaments.prizes`` gives them out)."""
-
-    class Kind(models.TextChoices):  # the categories of the pure engine, named
-        OVERALL = prizes.OVERALL, _("Overall place")
-        RATING_BELOW = prizes.RATING_BELOW, _("Best rated under")
-        AGE_UNDER = prizes.AGE_UNDER, _("Best younger than")
-        AGE_OVER = prizes.AGE_OVER, _("Best aged at least")
-        WOMEN = prizes.WOMEN, _("Best woman")
-        CLUB = prizes.CLUB, _("Best of a club")
-        UNRATED = prizes.UNRATED, _("Best unrated")
-
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="prizes")
-    position = models.PositiveSmallIntegerField()
-    kind = models.CharField(max_length=12, choices=Kind.choices, default=Kind.OVERALL)
-    threshold = models.PositiveSmallIntegerField(null=True, blank=True)
-    club = models.CharField(max_length=80, blank=True)
-    amount = models.DecimalField(max_digits=9, decimal_places=2, null=True, blank=True)
-    label = models.CharField(max_length=80, blank=True)
-
-    class Meta:
-        ordering = ["tournament", "position"]
-        constraints = [
-            models.UniqueConstraint(fields=["tournament", "position"], name="one_prize_a_position")
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.get_kind_display()} {self.position} of {self.tournament}"
-
-
-class ResultReport(models.Model):
-    """A player's report of an over-the-board result (``tournaments.services.reports``): the
-    opponent confirms it (the result is entered) or disputes it (an arbiter decides); an arbiter
-    may enter the result at any time, which closes the report."""
-
-    class State(models.TextChoices):
-        REPORTED = "reported", _("Waiting for the opponent")
-        CONFIRMED = "confirmed", _("Confirmed by the opponent")
-        DISPUTED = "disputed", _("Disputed: the arbiter decides")
-        DECIDED = "decided", _("Decided by an arbiter")
-
-    board = models.OneToOneField("Board", on_delete=models.CASCADE, related_name="report")
-    result = models.CharField(max_length=7)
-    black_marbles = models.PositiveSmallIntegerField(null=True, blank=True)
-    white_marbles = models.PositiveSmallIntegerField(null=True, blank=True)
-    reported_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
-    )
-    reported_at = models.DateTimeField()
-    state = models.CharField(max_length=10, choices=State.choices, default=State.REPORTED)
-    answered_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
-    )
-    answered_at = models.DateTimeField(null=True, blank=True)
-    dispute_reason = models.CharField(max_length=200, blank=True)
-
-    def __str__(self) -> str:
-        return f"{self.result} reported for {self.board}"
-
-    @property
-    def open(self) -> bool:
-        return self.state in (self.State.REPORTED, self.State.DISPUTED)
-
-
-class ResultChange(models.Model):
-    """The audit trail: every result entered or corrected by a director."""
-
-    board = models.ForeignKey(Board, on_delete=models.CASCADE, related_name="changes")
-    old_result = models.CharField(max_length=7, blank=True)
-    new_result = models.CharField(max_length=7, blank=True)
-    old_marbles = models.CharField(max_length=7, blank=True)
-    new_marbles = models.CharField(max_length=7, blank=True)
-    changed_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
-    )
-    changed_at = models.DateTimeField()
-    reason = models.CharField(max_length=200, blank=True)
-
-    class Meta:
-        ordering = ["-changed_at"]
-
-    def __str__(self) -> str:
-        return f"{self.board}: {self.old_result or '—'} → {self.new_result} by {self.changed_by}"
-
-
-class AuditEntry(models.Model):
-    """The audit trail of what directors did beyond results (those are :class:`ResultChange`):
-    an entry that overrode the event's rules, a granted bye, a board edit, a withdrawal."""
-
-    class What(models.TextChoices):
-        ENTRY_OVERRIDE = "entry_override", _("Entry against the event's rules")
-        BYE_GRANTED = "bye_granted", _("Bye granted")
-        BOARD_EDITED = "board_edited", _("Board edited")
-        WITHDRAWN = "withdrawn", _("Player withdrawn by a director")
-        ROUND_UNPAIRED = "round_unpaired", _("Round unpaired")
-        GUEST_CLAIMED = "guest_claimed", _("Guest player claimed by an account")
-        RESULT_REPORTED = "result_reported", _("Result reported by a player")
-        RESULT_CONFIRMED = "result_confirmed", _("Result confirmed by the opponent")
-        RESULT_DISPUTED = "result_disputed", _("Result disputed")
-
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="audit")
-    actor = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
-    )
-    at = models.DateTimeField()
-    what = models.CharField(max_length=20, choices=What.choices)
-    detail = models.CharField(max_length=500)
-
-    class Meta:
-        ordering = ["-at", "-pk"]
-
-    def __str__(self) -> str:
-        return f"{self.tournament}: {self.get_what_display()} by {self.actor}"
-
-    @staticmethod
-    def board_edit_prefix(round_number: int) -> str:
-        """How a board edit's detail begins (written by ``services.boards``, looked for by
-        ``selectors.round_hand_edited``)."""
-        return f"Round {round_number}, board "

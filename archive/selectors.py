@@ -64,9 +64,13 @@ def archive_games(filters: ArchiveFilters) -> QuerySet[Game]:
         games = games.filter(
             Q(black__in=members, white__in=members)
             | Q(tournament_board__round__tournament__club=filters.club)
+            | Q(match_game__board__round__tournament__club=filters.club)
         )
     if filters.tournament is not None:
-        games = games.filter(tournament_board__round__tournament=filters.tournament)
+        games = games.filter(
+            Q(tournament_board__round__tournament=filters.tournament)
+            | Q(match_game__board__round__tournament=filters.tournament)
+        )
     if filters.start:
         games = games.filter(start=filters.start)
     if filters.result:

@@ -82,10 +82,13 @@ def rated_sources(since: datetime | None = None) -> list[Source]:
         "rating_pool",
         "tournament_board__result",
         "tournament_board__pk",
+        "match_game__pk",
     )
     for game in games.iterator(chunk_size=BATCH):
         result = game["result"]
-        if game["tournament_board__pk"] is not None:
+        # a tournament game is rated by its board's result (a director's correction stands),
+        # except a game of a match, rated by its own (the board's result is the match's)
+        if game["tournament_board__pk"] is not None and game["match_game__pk"] is None:
             result = game["tournament_board__result"]
         if result not in SCORES:
             continue

@@ -79,19 +79,25 @@ def applied_changes(tournament: Tournament) -> dict[tuple[int, int], tuple[int, 
     rows = RatingChange.objects.filter(
         Q(board__round__tournament=tournament)
         | Q(game__tournament_board__round__tournament=tournament)
+        | Q(game__match_game__board__round__tournament=tournament)
     ).values_list(
         "user_id",
         "board__round__number",
         "game__tournament_board__round__number",
+        "game__match_game__board__round__number",
         "opponent_rating",
         "rating_before",
         "rating_after",
     )
-    return {
-        (numbers[user], board_round or game_round): (opponent, float(after - before))
-        for user, board_round, game_round, opponent, before, after in rows
-        if user in numbers and (board_round or game_round)
-    }
+    changes: dict[tuple[int, int], tuple[int, float]] = {}
+    for user, board_round, game_round, match_round, opponent, before, after in rows:
+        number = board_round or match_round or game_round
+        if user not in numbers or not number:
+            continue
+        # a match round's games (one opponent) add up to the round's change
+        _, earlier = changes.get((numbers[user], number), (opponent, 0.0))
+        changes[(numbers[user], number)] = (opponent, earlier + float(after - before))
+    return changes
 
 
 def rating_report(tournament: Tournament) -> list:

@@ -10,6 +10,8 @@ import csv
 import io
 from datetime import date
 
+from django.db.models import Q
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -332,8 +334,18 @@ def game_records(tournament: Tournament) -> str:
     """Every game of the event, round by round and board by board, each as the same record
     the archive gives for it (``games.records``): over the board, the records imported. With
     none, one line saying so (an empty download looks like a fault)."""
-    games = Game.objects.filter(tournament_board__round__tournament=tournament).order_by(
-        "tournament_board__round__number", "tournament_board__number"
+    games = (
+        Game.objects.filter(
+            Q(tournament_board__round__tournament=tournament)
+            | Q(match_game__board__round__tournament=tournament)
+        )
+        .annotate(
+            round_number=Coalesce(
+                "match_game__board__round__number", "tournament_board__round__number"
+            ),
+            board_number=Coalesce("match_game__board__number", "tournament_board__number"),
+        )
+        .order_by("round_number", "board_number", "match_game__number")
     )
     text = "".join(records_stream(games, limit=None))
     if text:

@@ -8,12 +8,16 @@ from datetime import timedelta
 import pytest
 from django.urls import reverse
 
+from archive.forms import ArchiveFilters
+from archive.selectors import archive_games
 from core.errors import InvalidInput, ServiceError, Unprocessable
 from games import engine
 from games import services as game_services
 from games.models import Game
 from ratings.models import RatingChange
+from ratings.recompute import ratings_recompute
 from tournaments import exports, history, selectors, services
+from tournaments.award_selectors import applied_changes
 from tournaments.models import Board, MatchGame, Round
 from tournaments.pairing import PairingPlayer, RoundEntry, read_trf
 from tournaments.pairing.dutch2026 import pair_dutch_2026
@@ -244,3 +248,59 @@ def test_a_directors_result_over_a_match_scores_as_that_result(match_event, club
     points = {row.number: row.points for row in compute_standings(data, [])}
     assert points[one.black.pairing_number] == 0.0
     assert points[one.white.pairing_number] == 2.0  # a forfeit win of a two-game match
+
+
+def test_a_ratings_replay_rates_each_match_game_by_its_own_result(match_event, club_with_members):
+    """The board's result is the match's: a replay of the ratings (as a correction anywhere
+    asks for) rates each game of a match by its own result, in its own colours, as it was
+    rated when it ended."""
+    _, owner, _ = club_with_members
+    tournament = match_event(rounds=1)
+    round1 = services.tournament_start(tournament=tournament, actor=owner, now=T0)
+    services.round_start(tournament_id=tournament.pk, number=1, actor=owner, now=T0)
+    # board 1: Black wins game 1, game 2 drawn (1½-½: the board reads 1-0 while game 2's
+    # first mover, the board's White, did not win it); board 2: each first mover wins (1-1)
+    _finish_round(round1, [("first", "draw"), ("first", "first")], 10)
+
+    def snapshot():
+        return sorted(
+            RatingChange.objects.values_list(
+                "game_id", "user_id", "rating_before", "rating_after", "score"
+            )
+        )
+
+    applied = snapshot()
+    assert len(applied) == 8
+    report = ratings_recompute()
+    assert report.changes_that_differed == 0
+    assert snapshot() == applied
+
+
+def test_every_game_of_a_match_is_in_the_exports_the_archive_and_the_rating_report(
+    match_event, club_with_members
+):
+    """Game 1 of a match is no longer its board's game once game 2 starts: the PGN export,
+    the archive's event filter and the rating report still find it, by its match."""
+    _, owner, _ = club_with_members
+    tournament = match_event(rounds=1)
+    round1 = services.tournament_start(tournament=tournament, actor=owner, now=T0)
+    services.round_start(tournament_id=tournament.pk, number=1, actor=owner, now=T0)
+    _finish_round(round1, [("first", "draw"), ("first", "second")], 10)
+    games = list(MatchGame.objects.filter(board__round=round1).order_by("board__number", "number"))
+    assert len(games) == 4
+    records = exports.game_records(tournament)
+    rounds = re.findall(r'\[Round "([^"]+)"\]', records)
+    assert rounds == ["1.1.1", "1.1.2", "1.2.1", "1.2.2"]
+    assert re.findall(r'\[GameId "(\d+)"\]', records) == [str(g.game_id) for g in games]
+    found = archive_games(ArchiveFilters(tournament=tournament))
+    assert sorted(found.values_list("pk", flat=True)) == sorted(g.game_id for g in games)
+    changes = applied_changes(tournament)
+    for board in boards_of(round1):
+        for entrant in (board.black, board.white):
+            total = sum(
+                change.rating_after - change.rating_before
+                for change in RatingChange.objects.filter(
+                    user=entrant.user, game__match_game__board=board
+                )
+            )
+            assert changes[(entrant.pairing_number, 1)][1] == total

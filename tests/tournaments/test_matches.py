@@ -23,7 +23,7 @@ from tournaments.pairing.matches import (
     round_scoring,
     swapped,
 )
-from tournaments.pairing.model import score_before
+from tournaments.pairing.model import BLACK, WHITE, score_before
 from tournaments.tiebreaks import GameEntry, StandingsInput, StandingsPlayer, compute_standings
 
 
@@ -262,3 +262,50 @@ def test_game_points_go_to_trf_as_299_bonuses_and_penalties_and_come_back():
         back.players, round_number=5, total_rounds=6, scoring=back.scoring, first_colour="b"
     )
     assert mine == theirs
+
+
+def test_a_match_won_by_one_and_a_half_counts_as_a_win():
+    """WIN (C.07 7.1) counts the rounds won; under game points a 1½-½ match scores 1½, less
+    than the scaled win's 2, yet the round was won: it counts, as a 2-0 and a forfeit win do,
+    and a 1-1 does not. WON and BWG (7.2, 7.4) count the matches won over the board."""
+    scoring = round_scoring(Scoring(), 2, GAME_POINTS)
+    rounds = {
+        1: [(2, BLACK, "1", 1.5), (3, WHITE, "1", 2.0), (4, BLACK, "=", 1.0), (2, None, "+", 2.0)],
+        2: [(1, WHITE, "0", 0.5), (4, WHITE, "1", 1.5), (3, BLACK, "=", 1.0), (1, None, "-", 0.0)],
+        3: [
+            (4, WHITE, "0", 0.0),
+            (1, BLACK, "0", 0.0),
+            (2, WHITE, "=", 1.0),
+            (None, None, "H", 1.0),
+        ],
+        4: [
+            (3, BLACK, "1", 2.0),
+            (2, BLACK, "0", 0.5),
+            (1, WHITE, "=", 1.0),
+            (None, None, "U", 2.0),
+        ],
+    }
+    data = StandingsInput(
+        players=tuple(
+            StandingsPlayer(
+                n,
+                f"P{n}",
+                2000 - n,
+                tuple(
+                    GameEntry(r, opp, colour, result, points=points)
+                    for r, (opp, colour, result, points) in enumerate(entries, start=1)
+                ),
+            )
+            for n, entries in rounds.items()
+        ),
+        total_rounds=4,
+        scoring=scoring,
+    )
+    rows = {
+        row.number: row.values
+        for row in compute_standings(data, ["wins", "games_won", "white_wins", "standard_points"])
+    }
+    assert {n: v["wins"] for n, v in rows.items()} == {1: 3, 2: 1, 3: 0, 4: 2}
+    assert {n: v["games_won"] for n, v in rows.items()} == {1: 2, 2: 1, 3: 0, 4: 1}
+    assert {n: v["white_wins"] for n, v in rows.items()} == {1: 1, 2: 1, 3: 0, 4: 0}
+    assert {n: v["standard_points"] for n, v in rows.items()} == {1: 3.5, 2: 1.5, 3: 1.0, 4: 2.5}

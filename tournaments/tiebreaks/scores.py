@@ -93,8 +93,15 @@ def _count(table: Table, counted) -> Values:
 
 
 def wins(table: Table) -> Values:
-    """WIN (7.1): rounds scored as a win, played or not."""
-    return _count(table, lambda game, points: points == table.scoring.win)
+    """WIN (7.1): rounds scored as a win, played or not. A match round scored by game points
+    counts when the match was won (a 1½-½ scores less than the scaled win's points)."""
+    win = table.scoring.win
+    return _count(
+        table,
+        lambda game, points: (
+            points == win if game.points is None else table.scoring.points(game.result) == win
+        ),
+    )
 
 
 def games_won(table: Table) -> Values:

@@ -66,29 +66,33 @@ def boards_by_round(tournament: Tournament, up_to_round: int | None = None) -> d
     return grouped
 
 
-def entry_for(
-    board: Board, entrant_id: int, numbers: dict[int, int], tournament: Tournament
-) -> RoundEntry | None:
-    """The round as ``entrant_id`` saw it on ``board`` of ``tournament``; None while the
-    result is open. In match rounds scored by game points it carries the game points."""
+def board_entries(
+    board: Board, numbers: dict[int, int], tournament: Tournament
+) -> dict[int, RoundEntry]:
+    """The round as each player of ``board`` saw it (entrant id: entry; a bye's player only),
+    empty while the result is open. In match rounds scored by game points the entries carry
+    the game points."""
     number = board.round.number
     if board.white_id is None:
-        return RoundEntry(number, None, None, board.bye or "Z")
+        return {board.black_id: RoundEntry(number, None, None, board.bye or "Z")}
     codes = BOARD_RESULT_TRF_CODES.get(board.result)
     if codes is None:
-        return None
-    as_black = board.black_id == entrant_id
-    opponent = numbers.get(board.white_id if as_black else board.black_id)
-    points = None
+        return {}
+    points: dict[str, float | None] = {"black": None, "white": None}
     if tournament.has_matches and tournament.match_scoring == GAME_POINTS:
         score = board_match_score(board, tournament)
         # a result a director entered over the match's (a whole match forfeited, a correction)
         # scores as that result: the games' points only stand with the result they give
         if score is not None and score.result == board.result:
-            points = round_points(score, "black" if as_black else "white", GAME_POINTS)
-    return RoundEntry(
-        number, opponent, "b" if as_black else "w", codes[0] if as_black else codes[1], points
-    )
+            points = {side: round_points(score, side, GAME_POINTS) for side in points}
+    return {
+        board.black_id: RoundEntry(
+            number, numbers.get(board.white_id), "b", codes[0], points["black"]
+        ),
+        board.white_id: RoundEntry(
+            number, numbers.get(board.black_id), "w", codes[1], points["white"]
+        ),
+    }
 
 
 def histories(tournament: Tournament, entrants: list[Entrant], rounds: int) -> dict[int, tuple]:
@@ -107,9 +111,9 @@ def histories(tournament: Tournament, entrants: list[Entrant], rounds: int) -> d
             for entrant_id in (board.black_id, board.white_id):
                 if entrant_id in result:
                     seen.add(entrant_id)
-                    entry = entry_for(board, entrant_id, numbers, tournament)
-                    if entry is not None:
-                        result[entrant_id].append(entry)
+            for entrant_id, entry in board_entries(board, numbers, tournament).items():
+                if entrant_id in result:
+                    result[entrant_id].append(entry)
         for entrant in entrants:
             if entrant.pk not in seen:
                 code = entrant.late_bye if number < entrant.first_round else "Z"

@@ -255,12 +255,10 @@ def standings_input(tournament: Tournament, *, up_to_round: int | None = None) -
     entries: dict[int, list[GameEntry]] = {e.pk: [] for e in people}
     for number in range(1, rounds + 1):
         for board in grouped.get(number, []):
-            for entrant_id, is_black in ((board.black_id, True), (board.white_id, False)):
+            for entrant_id, entry in history.board_entries(board, numbers, tournament).items():
                 if entrant_id not in entries:
                     continue
-                entry = history.entry_for(board, entrant_id, numbers, tournament)
-                if entry is None:
-                    continue
+                is_black = entrant_id == board.black_id
                 mine, theirs = (
                     (board.black_marbles, board.white_marbles)
                     if is_black

@@ -6,6 +6,7 @@ from django.utils.translation import gettext_lazy as _
 from core.errors import engine_text
 from core.messages import Text
 from tournaments.models.event import NOTE_LENGTH, Entrant, Tournament
+from tournaments.pairing import matches
 
 
 class Round(models.Model):
@@ -145,4 +146,4 @@ class MatchGame(models.Model):
     @property
     def swapped(self) -> bool:
         """Whether the board's White moves first in this game."""
-        return self.number % 2 == 0
+        return matches.swapped(self.number)

@@ -78,9 +78,8 @@ def match_game_finished(
     match_game = MatchGame.objects.select_for_update().filter(board=board, game=game).first()
     if match_game is None or match_game.result:
         return bool(board.result)
-    first_lost, second_lost = game_marbles_lost(game)
     match_game.result = game_result_code(game)
-    match_game.first_marbles, match_game.second_marbles = second_lost, first_lost
+    match_game.first_marbles, match_game.second_marbles = marbles_pushed_off(game)
     match_game.termination = game.termination
     match_game.save(update_fields=["result", "first_marbles", "second_marbles", "termination"])
     if match_game.number < tournament.match_games:
@@ -95,9 +94,11 @@ def match_game_finished(
     return True
 
 
-def game_marbles_lost(game: Game) -> tuple[int, int]:
-    """Marbles lost by the game's first and second mover (none during a placement phase)."""
-    return game_selectors.marbles_lost(game)
+def marbles_pushed_off(game: Game) -> tuple[int, int]:
+    """Marbles pushed off by the game's first and second mover (none during a placement
+    phase)."""
+    first_lost, second_lost = game_selectors.marbles_lost(game)
+    return second_lost, first_lost
 
 
 def _match_marbles(board: Board) -> tuple[int | None, int | None]:
@@ -106,9 +107,9 @@ def _match_marbles(board: Board) -> tuple[int | None, int | None]:
     for match_game in board.match_games.all():
         if match_game.first_marbles is None or match_game.second_marbles is None:
             return None, None
-        first, second = match_game.first_marbles, match_game.second_marbles
-        if match_game.swapped:
-            first, second = second, first
-        black += first
-        white += second
+        by_black, by_white = game_sides(
+            match_game.first_marbles, match_game.second_marbles, match_game.number
+        )
+        black += by_black
+        white += by_white
     return black, white

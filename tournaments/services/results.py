@@ -24,20 +24,18 @@ from core.errors import (
     engine_text,
 )
 from games import engine
-from games import selectors as game_selectors
 from games.models import Game, Move
 from ratings.services import rating_apply_board
 from tournaments.models import Board, Entrant, ResultChange, ResultReport, Round, Tournament
 from tournaments.permissions import is_director, require_director
 from tournaments.result_rules import marbles_problem
 from tournaments.services.common import locked
-from tournaments.services.matches import game_result_code, match_game_finished
+from tournaments.services.matches import (
+    game_result_code,
+    marbles_pushed_off,
+    match_game_finished,
+)
 from tournaments.services.rounds import round_finish_if_complete
-
-
-def _marbles_of_game(game) -> tuple[int, int]:
-    black_lost, white_lost = game_selectors.marbles_lost(game)  # none during a placement phase
-    return white_lost, black_lost
 
 
 def tournament_game_finished(*, game: Game, now: datetime) -> None:
@@ -63,7 +61,7 @@ def tournament_game_finished(*, game: Game, now: datetime) -> None:
             round_finish_if_complete(tournament, round_, now)
         return
     board.result = game_result_code(game)
-    board.black_marbles, board.white_marbles = _marbles_of_game(game)
+    board.black_marbles, board.white_marbles = marbles_pushed_off(game)
     board.termination = game.termination
     board.save(update_fields=["result", "black_marbles", "white_marbles", "termination"])
     round_finish_if_complete(tournament, round_, now)

@@ -82,6 +82,30 @@ def match_game_number(game: Game) -> int | None:
     return match_game.number if match_game is not None else None
 
 
+def tournament_place(game: Game) -> dict | None:
+    """Where a tournament's game stands, for its page: the event's name and slug, the round
+    and board numbers, in a match round the game's number, the match's length and the next
+    game once it exists; None outside tournaments."""
+    board = tournament_board_of(game)
+    if board is None:
+        return None
+    tournament = board.round.tournament
+    place = {
+        "event": tournament.name,
+        "slug": tournament.slug,
+        "round": board.round.number,
+        "board": board.number,
+        "game": match_game_number(game),
+        "games": tournament.match_games,
+        "next": None,
+    }
+    if place["game"] is not None:
+        later = board.match_games.filter(number=place["game"] + 1).select_related("game")
+        following = later.first()
+        place["next"] = following.game if following is not None else None
+    return place
+
+
 def record_headers(game: Game) -> dict[str, str]:
     board = tournament_board_of(game)
     if board is not None:

@@ -13,7 +13,7 @@ from django.views.decorators.http import require_POST
 from accounts.guests import guest_of
 from core.errors import ServiceError
 from core.throttle import throttle
-from games import selectors, services
+from games import records, selectors, services
 from games.computer import computer_level_of
 from games.computer_players import computer_name
 from games.computer_views import play_again_url
@@ -97,12 +97,16 @@ def game_detail(request, game_id: int):
         if level is not None:
             computer_colour, computer_level = side, level
     shown = computer_name(computer_level) if computer_level else ""
+    place = records.tournament_place(game)
+    if place is not None:
+        place["round_url"] = reverse("tournament-round", args=[place["slug"], place["round"]])
     return render(
         request,
         "games/game.html",
         {
             "game": game,
             "state": state,
+            "place": place,
             "my_colour": colour or "",
             "computer_colour": computer_colour,
             "computer_name": shown,

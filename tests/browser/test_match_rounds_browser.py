@@ -281,6 +281,12 @@ def test_a_match_round_of_two_games_played_through_the_pages(
         for page in (black, white):
             _in_the_window(page, page.locator("#board"))
             _in_the_window(page, page.locator("#turn"))
+            # The header names the event, the round and the game of the match.
+            expect(page.locator(".game-event")).to_have_text(
+                re.compile(r", round 1 · game 2 of 2$")
+            )
+            _in_the_window(page, page.locator("#to-round"))
+            expect(page.locator("#next-game")).to_have_count(0)  # the match's last game
         black.screenshot(path=str(shots / "sumito-match-game2.png"))
 
         # Game 2: a move each, then a draw offered and accepted: 1½-½ for board 1's Black.
@@ -295,6 +301,10 @@ def test_a_match_round_of_two_games_played_through_the_pages(
             expect(page.locator("#result")).to_contain_text("Draw agreed")
             expect(page.locator("#result .result-score")).to_have_text("½–½")
         black.screenshot(path=str(shots / "sumito-match-game2-drawn.png"))
+        # Back to the round from the game's header.
+        black.locator("#to-round").click()
+        black.wait_for_url(f"**/tournaments/{slug}/rounds/1/")
+        expect(black.locator("#board-1 .match-score")).to_have_text("1½-½")
 
         # --- The round page: the match's score, no game in play, round 1 finished.
         dora.goto(f"/tournaments/{slug}/rounds/1/")

@@ -7,6 +7,7 @@ from datetime import timedelta
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from archive.forms import ArchiveFilters
 from archive.selectors import archive_games
@@ -32,10 +33,11 @@ def moment(seconds: float):
     return T0 + timedelta(seconds=seconds)
 
 
-def play(game: Game, *, winner: str, seconds: float) -> None:
-    """Both sides move once, then the game ends: ``winner`` ``"first"`` or ``"second"``
-    mover (the other resigns), or ``"draw"`` (offered and accepted)."""
-    when = moment(seconds)
+def play(game: Game, *, winner: str, seconds: float, base=T0) -> None:
+    """Both sides move once, ``seconds`` after ``base``, then the game ends: ``winner``
+    ``"first"`` or ``"second"`` mover (the other resigns), or ``"draw"`` (offered and
+    accepted)."""
+    when = base + timedelta(seconds=seconds)
     for player in (game.black, game.white):
         game.refresh_from_db()
         notation = engine.legal_moves(engine.Position.from_string(game.position))[0].notation
@@ -207,6 +209,34 @@ def test_the_round_page_shows_the_match_score_live(match_event, club_with_member
     play(second, winner="draw", seconds=20)
     page = client.get(url).content.decode()
     assert re.findall(r'class="match-score"[^>]*>([^<]*)<', page)[0] == "1½-½"
+
+
+def test_a_match_games_page_leads_to_its_round_and_to_the_next_game(
+    match_event, club_with_members, client
+):
+    """A player whose game 1 just ended finds game 2 from the game's page (and the round's),
+    and a game of a tournament names its event, round and game of the match. (The game page
+    reads the clocks at the real time, so the round starts now.)"""
+    _, owner, _ = club_with_members
+    tournament = match_event()
+    now = timezone.now()
+    round1 = services.tournament_start(tournament=tournament, actor=owner, now=now)
+    services.round_start(tournament_id=tournament.pk, number=1, actor=owner, now=now)
+    one, _ = boards_of(round1)
+    first = one.game
+    round_url = reverse("tournament-round", args=[tournament.slug, 1])
+    page = client.get(first.get_absolute_url()).content.decode()
+    assert re.search(rf'<a id="to-round" href="{round_url}"[^>]*>[^<]*round 1', page)
+    assert "game 1 of 2" in page
+    assert 'id="next-game"' not in page  # game 2 does not exist yet
+    play(first, winner="first", seconds=1, base=now)
+    second = MatchGame.objects.get(board=one, number=2).game
+    page = client.get(first.get_absolute_url()).content.decode()
+    assert re.search(rf'<a id="next-game" href="{second.get_absolute_url()}"', page)
+    page = client.get(second.get_absolute_url()).content.decode()
+    assert re.search(rf'<a id="to-round" href="{round_url}"', page)
+    assert "game 2 of 2" in page
+    assert 'id="next-game"' not in page  # the last game of the match
 
 
 def test_the_trf_export_carries_game_points_as_299_records(match_event, club_with_members):

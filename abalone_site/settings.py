@@ -489,6 +489,10 @@ SPECTACULAR_SETTINGS = {
         "SeatColourOrRandomEnum": ["random", "b", "w", "r", "g"],
         # a clock preset: a challenge's and a quick-play pool's
         "PresetEnum": "games.options.PRESETS",
+        # fields named "result": a board's or a match game's (an arbiter's, forfeits included)
+        # and the result a player reports
+        "BoardResultEnum": ["1-0", "0-1", "1/2-1/2", "+-", "-+", "--"],
+        "ReportedResultEnum": ["1-0", "0-1", "1/2-1/2"],
     },
 }
 

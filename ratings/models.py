@@ -32,7 +32,8 @@ class PlayerRating(models.Model):
 
 
 class RatingChange(models.Model):
-    """One player's rating change from one rated game; exactly one per player and game."""
+    """One player's rating change from one rated game (a server game, an over-the-board board
+    or an over-the-board game of a match); exactly one per player and game."""
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes"
@@ -42,6 +43,14 @@ class RatingChange(models.Model):
     )
     board = models.ForeignKey(
         "tournaments.Board",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="rating_changes",
+    )
+    #: a game of a match played over the board (``tournaments.MatchGame`` without a server game)
+    match_game = models.ForeignKey(
+        "tournaments.MatchGame",
         on_delete=models.CASCADE,
         null=True,
         blank=True,
@@ -66,6 +75,11 @@ class RatingChange(models.Model):
                 fields=["user", "board"],
                 name="one_change_per_board",
                 condition=models.Q(board__isnull=False),
+            ),
+            models.UniqueConstraint(
+                fields=["user", "match_game"],
+                name="one_change_per_match_game",
+                condition=models.Q(match_game__isnull=False),
             ),
         ]
 

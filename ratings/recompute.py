@@ -36,6 +36,12 @@ class Source:
     white_id: int
     result: str
     category: str
+    #: an over-the-board game of a tournament match (``tournaments.MatchGame``)
+    match_game_id: int | None = None
+
+    @property
+    def key(self) -> tuple:
+        return (self.game_id, self.board_id, self.match_game_id)
 
 
 @dataclass
@@ -47,7 +53,8 @@ class RecomputeReport:
 
 
 #: What else is rated, besides the server games: each a function of (``since``, the first rating
-#: change of each result already applied, keyed ``("g", game_id)`` or ``("b", board_id)``) that
+#: change of each result already applied, keyed ``("g", game_id)``, ``("b", board_id)`` or
+#: ``("m", match_game_id)``) that
 #: gives the rated results at or after ``since``. An app whose results are rated registers one
 #: from its ``ready()`` (:func:`rated_results_from`): tournaments do for over-the-board boards.
 _more_rated_results: list[Callable[[datetime | None, dict], Iterable[Source]]] = []
@@ -62,13 +69,18 @@ def rated_results_from(provider: Callable[[datetime | None, dict], Iterable[Sour
 def rated_sources(since: datetime | None = None) -> list[Source]:
     """Every rated result at or after ``since``, in the order to replay them."""
     first_change = {}
-    changes = RatingChange.objects.values("game_id", "board_id").annotate(
+    changes = RatingChange.objects.values("game_id", "board_id", "match_game_id").annotate(
         first=Min("pk"), at=Min("played_at")
     )
     if since is not None:
         changes = changes.filter(played_at__gte=since)
     for row in changes:
-        key = ("g", row["game_id"]) if row["game_id"] else ("b", row["board_id"])
+        if row["game_id"]:
+            key = ("g", row["game_id"])
+        elif row["match_game_id"]:
+            key = ("m", row["match_game_id"])
+        else:
+            key = ("b", row["board_id"])
         first_change[key] = (row["at"], row["first"])
     sources: list[Source] = []
     games = Game.objects.filter(rated=True, status=Game.Status.FINISHED, ply__gte=2).values(
@@ -111,7 +123,15 @@ def rated_sources(since: datetime | None = None) -> list[Source]:
         )
     for provider in _more_rated_results:
         sources.extend(provider(since, first_change))
-    sources.sort(key=lambda s: (s.played_at, s.order, s.game_id or 0, s.board_id or 0))
+    sources.sort(
+        key=lambda s: (
+            s.played_at,
+            s.order,
+            s.game_id or 0,
+            s.board_id or 0,
+            s.match_game_id or 0,
+        )
+    )
     return sources
 
 
@@ -165,11 +185,12 @@ def ratings_recompute(
             else RatingChange.objects.filter(played_at__gte=since)
         )
         previous = {
-            (c["game_id"], c["board_id"], c["user_id"]): c
+            (c["game_id"], c["board_id"], c["match_game_id"], c["user_id"]): c
             for c in old.values(
                 "pk",
                 "game_id",
                 "board_id",
+                "match_game_id",
                 "user_id",
                 "rating_before",
                 "rating_after",
@@ -196,13 +217,14 @@ def ratings_recompute(
                 played_at=source.played_at,
                 game_id=source.game_id,
                 board_id=source.board_id,
+                match_game_id=source.match_game_id,
             )
             for key, side, change in zip((black_key, white_key), sides, rows, strict=True):
                 states[key] = side.after
                 peaks[key] = max(peaks.get(key, default), side.after.rating)
                 last_at[key] = source.played_at
                 new_changes.append(change)
-                stored = previous.get((source.game_id, source.board_id, key[0]))
+                stored = previous.get((*source.key, key[0]))
                 if stored is None or stored["rating_after"] != side.after.rating:
                     report.changes_that_differed += 1
             if progress and (index % 1000 == 0 or index == total):
@@ -212,7 +234,9 @@ def ratings_recompute(
         keep: set[int] = set()
         to_write = []
         for change in new_changes:
-            stored = previous.get((change.game_id, change.board_id, change.user_id))
+            stored = previous.get(
+                (change.game_id, change.board_id, change.match_game_id, change.user_id)
+            )
             if stored is not None and _same(stored, change):
                 keep.add(stored["pk"])
             else:

@@ -134,12 +134,18 @@ def rating_history(user: User, *, tables: bool = True) -> dict[str, list[History
         RatingChange.objects.filter(user=user)
         .order_by("played_at", "pk")
         .values_list(
-            "category", "played_at", "rating_before", "rating_after", "game_id", "board_id"
+            "category",
+            "played_at",
+            "rating_before",
+            "rating_after",
+            "game_id",
+            "board_id",
+            "match_game__board_id",  # an over-the-board game of a match: its board
         )
     )
-    for category, played_at, before, after, game_id, board_id in changes:
+    for category, played_at, before, after, game_id, board_id, match_board_id in changes:
         history.setdefault(category, []).append(
-            HistoryPoint(played_at, after, after - before, game_id, board_id)
+            HistoryPoint(played_at, after, after - before, game_id, board_id or match_board_id)
         )
     table_changes = (
         TableRatingChange.objects.filter(user=user)

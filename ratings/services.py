@@ -55,6 +55,7 @@ def rating_change_rows(
     played_at: datetime,
     game_id: int | None = None,
     board_id: int | None = None,
+    match_game_id: int | None = None,
 ) -> list[RatingChange]:
     """The two unsaved RatingChange rows of one rated result (see ``elo.rate_result``)."""
     return [
@@ -68,6 +69,7 @@ def rating_change_rows(
             played_at=played_at,
             game_id=game_id,
             board_id=board_id,
+            match_game_id=match_game_id,
         )
         for user_id, side in ((black_id, sides[0]), (white_id, sides[1]))
     ]
@@ -82,11 +84,18 @@ def rating_apply(
     played_at: datetime,
     game=None,
     board=None,
+    match_game=None,
 ) -> tuple[int, int] | None:
-    """Apply one rated result; returns the two deltas, or None if already applied."""
+    """Apply one rated result (of ``game``, ``board`` or ``match_game``, whichever is given);
+    returns the two deltas, or None if already applied."""
     if result not in elo.SCORES:
         return None
-    source = {"game": game} if game is not None else {"board": board}
+    if game is not None:
+        source = {"game": game}
+    elif match_game is not None:
+        source = {"match_game": match_game}
+    else:
+        source = {"board": board}
     if RatingChange.objects.filter(**source).exists():
         return None
     rows = locked_ratings(sorted([black_id, white_id]), category)
@@ -108,6 +117,7 @@ def rating_apply(
             played_at=played_at,
             game_id=game.pk if game is not None else None,
             board_id=board.pk if board is not None else None,
+            match_game_id=match_game.pk if match_game is not None else None,
         )
     )
     for row, side in ((black, sides[0]), (white, sides[1])):
@@ -151,6 +161,10 @@ def rating_apply_board(*, board, now: datetime) -> None:
     """
     tournament = board.round.tournament
     if not tournament.rated or board.white_id is None:
+        return
+    if tournament.has_matches:
+        # a match's games are rated one by one (as server games, or over the board by
+        # ``tournaments.services.match_results``); the board's result, the match's, is not
         return
     existing = RatingChange.objects.filter(board=board).order_by("played_at").first()
     if existing is None and board.game_id:

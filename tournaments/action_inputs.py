@@ -7,6 +7,7 @@ from rest_framework import serializers
 
 from core.serializers import LARGEST_ID, StrictSerializer
 from tournaments.models import Board, Prize
+from tournaments.pairing.matches import MAX_GAMES
 
 _USERNAME = {"max_length": 150, "help_text": "a player's username"}
 
@@ -115,6 +116,15 @@ class ResultInput(StrictSerializer):
         required=False, allow_null=True, min_value=0, max_value=6
     )
     reason = serializers.CharField(required=False, allow_blank=True, max_length=200)
+
+
+class GameResultInput(ResultInput):
+    """A game of a board's match over the board: its ``result`` and marbles from that game's
+    own first mover's side (even games swap the board's colours)."""
+
+    game = serializers.IntegerField(
+        min_value=1, max_value=MAX_GAMES, help_text="the game's number in the board's match"
+    )
 
 
 def _number(text: str) -> int | str | None:

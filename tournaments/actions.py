@@ -37,6 +37,7 @@ from tournaments.action_inputs import (
     EditBoardInput,
     EntryListInput,
     ForbidInput,
+    GameResultInput,
     GrantByeInput,
     NoInput,
     PairInput,
@@ -328,6 +329,39 @@ def _result(call: _Call) -> Outcome:
     )
 
 
+def _game_result(call: _Call) -> Outcome:
+    match_game = services.match_game_result_set(
+        board=call.board(),
+        number=call.data["game"],
+        actor=call.actor,
+        result=call.data["result"],
+        black_marbles=call.data.get("black_marbles"),
+        white_marbles=call.data.get("white_marbles"),
+        reason=call.data.get("reason", ""),
+        now=call.now,
+    )
+    board = selectors.board_of(call.tournament, match_game.board_id)
+    updating = ratings_being_updated()
+    message = _("Board %(number)s, game %(game)s: %(result)s.") % {
+        "number": board.number,
+        "game": match_game.number,
+        "result": shown_result(match_game.result),
+    }
+    if board.result:
+        message += " " + _("The match: %(result)s.") % {"result": shown_result(board.result)}
+    if updating:
+        message += " " + _("Ratings are being updated.")
+    return Outcome(
+        message,
+        {
+            **selectors.board_document(board),
+            "match_game": {"number": match_game.number, "result": match_game.result},
+            "ratings_updating": updating,
+        },
+        page=f"rounds/{board.round.number}/",
+    )
+
+
 def _results(call: _Call) -> Outcome:
     boards = services.round_results_set(
         tournament=call.tournament, actor=call.actor, entries=call.data["results"], now=call.now
@@ -461,6 +495,7 @@ INPUTS: dict[str, type[serializers.Serializer]] = {
     "start-round": RoundInput,
     "result": ResultInput,
     "results": ResultsInput,
+    "game-result": GameResultInput,
     "edit-board": EditBoardInput,
     "report-result": ReportInput,
     "confirm-result": BoardInput,
@@ -486,7 +521,15 @@ STATUSES: dict[str, tuple[int, ...]] = {
 
 #: The actions whose input can be well-formed and still against a rule (422): a player paired
 #: with themself, a late correction without a reason.
-UNPROCESSABLE = {"forbid", "edit-board", "result", "results", "grant-bye", "report-result"}
+UNPROCESSABLE = {
+    "forbid",
+    "edit-board",
+    "result",
+    "results",
+    "game-result",
+    "grant-bye",
+    "report-result",
+}
 
 ACTIONS: dict[str, Callable[[_Call], Outcome]] = {
     "register": _register,
@@ -506,6 +549,7 @@ ACTIONS: dict[str, Callable[[_Call], Outcome]] = {
     "start-round": _start_round,
     "result": _result,
     "results": _results,
+    "game-result": _game_result,
     "edit-board": _edit_board,
     "report-result": _report_result,
     "confirm-result": _confirm_result,

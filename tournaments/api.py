@@ -306,8 +306,8 @@ class TournamentExportView(APIView):
 
 class TournamentActionView(APIView):
     """One of :data:`tournaments.actions.ACTIONS` (register, withdraw, readmit, add-player,
-    bye, forbid, unforbid, start, pair-next, start-round, result, edit-board); the service it
-    calls decides who may."""
+    bye, forbid, unforbid, start, pair-next, start-round, result, game-result, edit-board); the
+    service it calls decides who may."""
 
     permission_classes = [permissions.IsAuthenticated]
     action = "register"

@@ -18,9 +18,10 @@ class TournamentsConfig(AppConfig):
 
         from games import hooks
         from ratings.recompute import rated_results_from
-        from tournaments.rated_results import rated_boards
+        from tournaments.rated_results import rated_boards, rated_match_games
         from tournaments.services import tournament_game_finished
 
         hooks.on_game_finished(tournament_game_finished, lock_rank=GAME_FINISHED_LOCK_RANK)
         # The over-the-board results are rated too: the ratings' replay reads them from here.
         rated_results_from(rated_boards)
+        rated_results_from(rated_match_games)

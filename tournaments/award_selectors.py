@@ -80,18 +80,20 @@ def applied_changes(tournament: Tournament) -> dict[tuple[int, int], tuple[int, 
         Q(board__round__tournament=tournament)
         | Q(game__tournament_board__round__tournament=tournament)
         | Q(game__match_game__board__round__tournament=tournament)
+        | Q(match_game__board__round__tournament=tournament)
     ).values_list(
         "user_id",
         "board__round__number",
         "game__tournament_board__round__number",
         "game__match_game__board__round__number",
+        "match_game__board__round__number",
         "opponent_rating",
         "rating_before",
         "rating_after",
     )
     changes: dict[tuple[int, int], tuple[int, float]] = {}
-    for user, board_round, game_round, match_round, opponent, before, after in rows:
-        number = board_round or match_round or game_round
+    for user, board_round, game_round, match_round, otb_round, opponent, before, after in rows:
+        number = board_round or match_round or otb_round or game_round
         if user not in numbers or not number:
             continue
         # a match round's games (one opponent) add up to the round's change

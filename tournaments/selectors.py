@@ -21,6 +21,7 @@ from tournaments.models import (
     Round,
     Tournament,
 )
+from tournaments.pairing.matches import game_sides
 from tournaments.pairing.model import PLAYED_RESULTS
 from tournaments.tiebreak_texts import tiebreak_name
 from tournaments.tiebreaks import (
@@ -194,12 +195,34 @@ def round_boards(round_: Round, virtual: dict[int, str] | None = None) -> list[B
     for board in boards:
         board.match = history.board_match_score(board, tournament)
         board.match_list = list(board.match_games.all()) if board.match else []
+        board.game_rows = _game_rows(board, tournament) if board.match else []
         board.black_points = _points(points.get(board.black.pairing_number, 0))
         board.black_virtual = virtual.get(board.black.pairing_number)
         if board.white_id:
             board.white_points = _points(points.get(board.white.pairing_number, 0))
             board.white_virtual = virtual.get(board.white.pairing_number)
     return boards
+
+
+def _game_rows(board: Board, tournament: Tournament) -> list[dict]:
+    """Every game of ``board``'s match in order, for the director's entry over the board: its
+    number, its first and second mover (entrants), and what is entered so far."""
+    entered = {game.number: game for game in board.match_list}
+    rows = []
+    for number in range(1, tournament.match_games + 1):
+        first, second = game_sides(board.black, board.white, number)
+        game = entered.get(number)
+        rows.append(
+            {
+                "number": number,
+                "first": first,
+                "second": second,
+                "result": game.result if game else "",
+                "first_marbles": game.first_marbles if game else None,
+                "second_marbles": game.second_marbles if game else None,
+            }
+        )
+    return rows
 
 
 def virtual_points(round_: Round) -> dict[int, str]:

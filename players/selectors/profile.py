@@ -4,10 +4,11 @@ history (standings excepted: one computation per tournament the player played in
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from django.db.models import Count, F, Q, QuerySet
+from django.db.models import Count, F, Q, QuerySet, prefetch_related_objects
 from django.db.models.functions import Coalesce
 from django.urls import reverse
 
@@ -20,6 +21,7 @@ from games.selectors import ABORTED_UNPLAYED, outcome_for
 from ratings.models import RatingChange
 from tournaments import selectors as tournament_selectors
 from tournaments.models import Board, Entrant, Tournament
+from tournaments.pairing.matches import game_sides
 
 RECENT_GAMES = 20
 PROFILE_TOURNAMENTS = 20
@@ -68,15 +70,41 @@ def _record_counts(rows: QuerySet, black: Q, white: Q) -> dict[str, int]:
 def played_boards(user: User) -> list[Board]:
     """The over-the-board tournament boards ``user`` played to a result (boards without a
     server game; forfeits and byes are no games played, as for ratings and FIDE's tie-breaks),
-    newest first, with their tournament, round and players: one query, which the record and
-    the recent games share (:func:`player_record`, :func:`recent_games`)."""
-    return list(
-        Board.objects.filter(game__isnull=True, white__isnull=False, result__in=RESULTS)
+    newest first, with their tournament, round and players: the query the record and the
+    recent games share (:func:`player_record`, :func:`recent_games`). A match over the board
+    counts game by game: each game played is a board of its own here, in that game's colours
+    (``match_game`` set), the last game first."""
+    boards = list(
+        Board.objects.filter(game__isnull=True, white__isnull=False)
+        .filter(
+            Q(round__tournament__match_games=1, result__in=RESULTS)
+            | Q(round__tournament__match_games__gt=1)
+        )
         .filter(Q(black__user=user) | Q(white__user=user))
         .select_related("round__tournament", "black__user", "white__user")
         .annotate(played_at=Coalesce("round__finished_at", "round__started_at", "round__paired_at"))
         .order_by(F("played_at").desc(nulls_last=True), "-round__number", "-pk")
     )
+    matches = [board for board in boards if board.round.tournament.has_matches]
+    prefetch_related_objects(matches, "match_games")
+    played: list[Board] = []
+    for board in boards:
+        if not board.round.tournament.has_matches:
+            played.append(board)
+            continue
+        for match_game in reversed(board.match_games.all()):
+            if match_game.result in RESULTS:
+                played.append(_as_board(board, match_game))
+    return played
+
+
+def _as_board(board: Board, match_game) -> Board:
+    """A game of ``board``'s match over the board seen as a board: its own colours and result."""
+    view = copy.copy(board)  # a model's copy has its own field cache
+    view.black, view.white = game_sides(board.black, board.white, match_game.number)
+    view.result = match_game.result
+    view.match_game = match_game
+    return view
 
 
 def player_record(user: User, *, boards: list[Board] | None = None) -> dict[str, Record]:
@@ -159,17 +187,25 @@ def _seen_by(user: User, game: Game) -> tuple[str, User, str]:
 def _game_lines(user: User, games: list[Game], boards: list[Board] = ()) -> list[GameLine]:
     """The lines of ``games`` and ``boards`` (over the board), with ``user``'s rating change of
     each (one query)."""
+    in_matches = [b.match_game.pk for b in boards if getattr(b, "match_game", None)]
     changes = RatingChange.objects.filter(user=user).filter(
-        Q(game_id__in=[g.pk for g in games]) | Q(board_id__in=[b.pk for b in boards])
+        Q(game_id__in=[g.pk for g in games])
+        | Q(board_id__in=[b.pk for b in boards])
+        | Q(match_game_id__in=in_matches)
     )
     by_game = {c.game_id: c for c in changes if c.game_id}
     by_board = {c.board_id: c for c in changes if c.board_id}
+    by_match_game = {c.match_game_id: c for c in changes if c.match_game_id}
     lines = [GameLine(game, *_seen_by(user, game), by_game.get(game.pk)) for game in games]
     for board in boards:
         colour = "black" if board.black.user_id == user.pk else "white"
         opponent = (board.white if colour == "black" else board.black).user
         outcome = outcome_for(board.result, colour)
-        lines.append(GameLine(None, colour, opponent, outcome, by_board.get(board.pk), board))
+        match_game = getattr(board, "match_game", None)
+        change = (
+            by_match_game.get(match_game.pk) if match_game is not None else by_board.get(board.pk)
+        )
+        lines.append(GameLine(None, colour, opponent, outcome, change, board))
     return lines
 
 

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from archive.forms import ArchiveFilters
 from archive.selectors import archive_games
-from core.errors import InvalidInput, ServiceError, Unprocessable
+from core.errors import InvalidInput, ServiceError
 from games import engine
 from games import services as game_services
 from games.models import Game
@@ -74,15 +74,11 @@ def boards_of(round_: Round) -> list[Board]:
 
 def test_match_settings_are_checked(make_tournament, club_with_members):
     _, owner, _ = club_with_members
-    with pytest.raises(Unprocessable, match="played on the server"):
-        make_tournament(match_games=2, play_mode="otb")
     with pytest.raises(InvalidInput, match="1 to 8 games"):
         make_tournament(match_games=9, play_mode="server")
     with pytest.raises(InvalidInput, match="match_scoring"):
         make_tournament(match_games=2, play_mode="server", match_scoring="marbles")
     tournament = make_tournament(register=4, match_games=2, play_mode="server")
-    with pytest.raises(Unprocessable, match="played on the server"):
-        services.tournament_update(tournament=tournament, actor=owner, play_mode="otb")
     services.tournament_start(tournament=tournament, actor=owner, now=T0)
     with pytest.raises(ServiceError):
         services.tournament_update(tournament=tournament, actor=owner, match_games=3)

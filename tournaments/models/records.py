@@ -79,6 +79,8 @@ class ResultChange(models.Model):
     """The audit trail: every result entered or corrected by a director."""
 
     board = models.ForeignKey(Board, on_delete=models.CASCADE, related_name="changes")
+    #: the game of the board's match (over the board) whose result changed; None: the board's
+    game = models.PositiveSmallIntegerField(null=True, blank=True)
     old_result = models.CharField(max_length=7, blank=True)
     new_result = models.CharField(max_length=7, blank=True)
     old_marbles = models.CharField(max_length=7, blank=True)

@@ -133,6 +133,8 @@ class MatchGame(models.Model):
     first_marbles = models.PositiveSmallIntegerField(null=True, blank=True)
     second_marbles = models.PositiveSmallIntegerField(null=True, blank=True)
     termination = models.CharField(max_length=16, blank=True)
+    #: when a director first entered the result of a game played over the board
+    entered_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["board", "number"]

@@ -30,6 +30,7 @@ recording a game's end are idempotent (a duplicated Celery delivery changes noth
 
 from tournaments.services.boards import board_pairing_edit, bye_grant
 from tournaments.services.entries import EntriesImport, entries_import, guest_claim
+from tournaments.services.match_results import match_game_result_set
 from tournaments.services.prizes import prize_add, prize_remove
 from tournaments.services.registration import (
     bye_request,
@@ -68,6 +69,7 @@ from tournaments.services.setup import (
 )
 
 __all__ = [
+    "match_game_result_set",
     "EntriesImport",
     "entries_import",
     "guest_claim",

@@ -88,7 +88,7 @@ def match_game_finished(
         return False
     score = history.board_match_score(board, tournament)
     board.result = score.result
-    board.black_marbles, board.white_marbles = _match_marbles(board)
+    board.black_marbles, board.white_marbles = match_marbles(board)
     board.termination = "match"
     board.save(update_fields=["result", "black_marbles", "white_marbles", "termination"])
     return True
@@ -101,7 +101,7 @@ def marbles_pushed_off(game: Game) -> tuple[int, int]:
     return second_lost, first_lost
 
 
-def _match_marbles(board: Board) -> tuple[int | None, int | None]:
+def match_marbles(board: Board) -> tuple[int | None, int | None]:
     """Marbles pushed off by the board's Black and White over the match's games."""
     black = white = 0
     for match_game in board.match_games.all():

@@ -22,7 +22,7 @@ from accounts.models import User
 from core.errors import Conflict, NotAllowed, Unprocessable
 from tournaments.models import AuditEntry, Board, ResultReport, Round, Tournament
 from tournaments.services.common import audit, locked
-from tournaments.services.results import _result_fields, result_write_locked
+from tournaments.services.results import result_fields_check, result_write_locked
 from tournaments.templatetags.tournament_results import shown_result
 
 
@@ -53,6 +53,12 @@ def _board_for_player(board: Board, actor: User) -> tuple[Tournament, Board, Use
     if tournament.play_mode != Tournament.PlayMode.OTB:
         raise Conflict(
             _("Games played on the server record their own results."), code="server_game"
+        )
+    if tournament.has_matches:
+        raise Conflict(
+            _("Board %(number)s plays a match: the arbiter enters each game's result; tell them.")
+            % {"number": board.number},
+            code="match_by_arbiter",
         )
     if board.round.status == Round.Status.PAIRED:
         raise Conflict(
@@ -85,7 +91,7 @@ def result_report(
             _("A forfeit is the arbiter's to record; report the game's result."),
             code="forfeit_by_arbiter",
         )
-    _result_fields(result, black_marbles, white_marbles, board.round.tournament.marbles_to_win)
+    result_fields_check(result, black_marbles, white_marbles, board.round.tournament.marbles_to_win)
     with transaction.atomic():
         tournament, board, opponent = _board_for_player(board, actor)
         report = ResultReport.objects.select_for_update().filter(board=board).first()

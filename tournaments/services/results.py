@@ -67,7 +67,7 @@ def tournament_game_finished(*, game: Game, now: datetime) -> None:
     round_finish_if_complete(tournament, round_, now)
 
 
-def _result_fields(result: str, black_marbles, white_marbles, marbles_to_win: int) -> None:
+def result_fields_check(result: str, black_marbles, white_marbles, marbles_to_win: int) -> None:
     if result not in Board.Result.values or result == "":
         raise InvalidInput(
             _("A result is one of %(names)s.")
@@ -97,7 +97,7 @@ def board_result_set(
     now: datetime,
 ) -> Board:
     """A director enters or corrects a result; every change is kept in the audit trail."""
-    _result_fields(result, black_marbles, white_marbles, board.round.tournament.marbles_to_win)
+    result_fields_check(result, black_marbles, white_marbles, board.round.tournament.marbles_to_win)
     with transaction.atomic():
         tournament = locked(board.round.tournament)
         require_director(tournament, actor, _("enter results"))
@@ -117,13 +117,74 @@ def result_write_locked(
     now: datetime,
     *,
     report_state: str = ResultReport.State.DECIDED,
+    termination: str = "",
 ) -> Board:
     """Write ``board``'s result (the tournament locked and the right checked by the caller):
     the round's and the board's rules, the audit trail's line, the ratings, the round's end. A
     player's report still open on the board is closed with ``report_state`` (decided by the
-    director, or confirmed by the opponent)."""
+    director, or confirmed by the opponent). ``termination``: how it ended, when not entered
+    (``match``: a match's result from its games)."""
     round_ = Round.objects.select_for_update().get(pk=board.round_id)
     board = Board.objects.select_for_update().get(pk=board.pk)
+    result_writable(tournament, round_, board, result, reason, correcting=bool(board.result))
+    result_change_record(
+        board,
+        (board.result, board.black_marbles, board.white_marbles),
+        (result, black_marbles, white_marbles),
+        actor,
+        reason,
+        now,
+    )
+    board.result = result
+    board.black_marbles = black_marbles
+    board.white_marbles = white_marbles
+    board.termination = termination or ("forfeit" if result in ("+-", "-+", "--") else "entered")
+    board.save(update_fields=["result", "black_marbles", "white_marbles", "termination"])
+    ResultReport.objects.filter(
+        board=board, state__in=[ResultReport.State.REPORTED, ResultReport.State.DISPUTED]
+    ).update(state=report_state, answered_by=actor, answered_at=now)
+    rating_apply_board(board=board, now=now)
+    round_finish_if_complete(tournament, round_, now)
+    return board
+
+
+def result_change_record(
+    board: Board,
+    old: tuple,
+    new: tuple,
+    actor: User,
+    reason: str,
+    now: datetime,
+    game: int | None = None,
+) -> ResultChange:
+    """The audit trail's line of a result entered or corrected: ``old`` and ``new`` are
+    (result, Black's marbles, White's marbles), of the board or of its match's ``game``."""
+    return ResultChange.objects.create(
+        board=board,
+        game=game,
+        old_result=old[0],
+        new_result=new[0],
+        old_marbles=marbles_text(old[1], old[2]),
+        new_marbles=marbles_text(new[1], new[2]),
+        changed_by=actor,
+        changed_at=now,
+        reason=reason.strip()[:200],
+    )
+
+
+def result_writable(
+    tournament: Tournament,
+    round_: Round,
+    board: Board,
+    result: str,
+    reason: str,
+    *,
+    correcting: bool,
+) -> None:
+    """Refuse a result ``board`` cannot take now (the board and its round locked by the
+    caller): a bye, a round not started, a game still played on the server, a correction
+    without a reason once another round is paired or the event is over, a withdrawn player's
+    result other than their forfeit. ``correcting``: a result is there already."""
     if board.white_id is None:
         raise Conflict(_("A bye has no result to enter."), code="bye")
     if round_.status == Round.Status.PAIRED:
@@ -137,7 +198,7 @@ def result_write_locked(
     # A reason once others have built on the result: a later round paired with it, or the
     # event over; a typo in the round just finished is corrected freely before the next.
     event_over = tournament.status == Tournament.Status.FINISHED
-    if (later_paired or event_over) and board.result and not reason.strip():
+    if (later_paired or event_over) and correcting and not reason.strip():
         raise Unprocessable(
             _(
                 "Round %(number)s is followed by another (or the event is over): "
@@ -163,27 +224,6 @@ def result_write_locked(
                 % {"username": entrant.user.username, "number": round_.number},
                 code="withdrawn_player",
             )
-    ResultChange.objects.create(
-        board=board,
-        old_result=board.result,
-        new_result=result,
-        old_marbles=_marbles_text(board.black_marbles, board.white_marbles),
-        new_marbles=_marbles_text(black_marbles, white_marbles),
-        changed_by=actor,
-        changed_at=now,
-        reason=reason.strip()[:200],
-    )
-    board.result = result
-    board.black_marbles = black_marbles
-    board.white_marbles = white_marbles
-    board.termination = "forfeit" if result in ("+-", "-+", "--") else "entered"
-    board.save(update_fields=["result", "black_marbles", "white_marbles", "termination"])
-    ResultReport.objects.filter(
-        board=board, state__in=[ResultReport.State.REPORTED, ResultReport.State.DISPUTED]
-    ).update(state=report_state, answered_by=actor, answered_at=now)
-    rating_apply_board(board=board, now=now)
-    round_finish_if_complete(tournament, round_, now)
-    return board
 
 
 def round_results_set(
@@ -236,7 +276,7 @@ def round_results_set(
     return done
 
 
-def _marbles_text(black, white) -> str:
+def marbles_text(black, white) -> str:
     return "" if black is None and white is None else f"{black}-{white}"
 
 

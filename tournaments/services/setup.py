@@ -216,23 +216,14 @@ def _validate_acceleration(fields: dict, current: Tournament | None) -> dict:
 
 
 def _validate_matches(fields: dict, current: Tournament | None) -> dict:
-    """Match rounds: 1 to 8 games a pairing (1: single games), played on the server (the
-    over-the-board entry of a match's games is not there yet)."""
+    """Match rounds: 1 to 8 games a pairing (1: single games), on the server or over the
+    board (where the director enters each game's result)."""
     if "match_games" in fields:
         games = fields["match_games"]
         if isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= MAX_GAMES:
             raise InvalidInput(
                 gettext("A match has 1 to %(max)s games (1: single games).") % {"max": MAX_GAMES}
             )
-    games = fields.get("match_games", current.match_games if current else 1)
-    mode = fields.get("play_mode", current.play_mode if current else Tournament.PlayMode.SERVER)
-    if games > 1 and mode != Tournament.PlayMode.SERVER:
-        raise Unprocessable(
-            gettext(
-                "Match rounds are played on the server; choose one game a pairing over the board."
-            ),
-            code="matches_on_the_server",
-        )
     return fields
 
 

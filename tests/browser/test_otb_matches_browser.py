@@ -1,0 +1,190 @@
+"""Browser test: a two-game match Swiss over the board, the director's round on a laptop
+(1366x768) and on a phone (390x844).
+
+Dora sets the event up as over the board with two games a pairing (the settings form takes it
+now), pairs and starts round 1 from the pages, then types the score sheets into the round
+page's Results, game by game: each line names who moved first in that game (game 2 swaps the
+colours), the match score follows, the board takes the match's result with the last game, a
+correction needs its reason and corrects the match, and the standings count game points. No
+console or page error; screenshots ``sumito-otb-match-*.png`` in ``SCREENSHOT_DIR``.
+"""
+
+from playwright.sync_api import expect
+
+from clubs.services import club_create
+from ratings.models import RatingChange
+from tests.browser.asgi_server import asgi_live_server  # noqa: F401 (a fixture)
+from tests.browser.pages import in_view, outside_the_event_loop, page_opener
+from tests.browser.site_pages import screenshot_dir
+from tests.browser.tournament_pages import messages, shown_points
+from tests.conftest import PASSWORD
+from tournaments import services
+from tournaments.models import Board, Tournament
+
+NAMES = ("ann", "bert", "carl", "dirk")
+
+
+def _club(make_player):
+    director = make_player("dora", display_name="Dora Director")
+    for name in NAMES:
+        make_player(name, display_name=name.capitalize())
+    return club_create(owner=director, name="Board Club")
+
+
+def _enter(slug: str) -> None:
+    tournament = Tournament.objects.get(slug=slug)
+    services.entries_import(
+        tournament=tournament, actor=tournament.created_by, text="\n".join(NAMES)
+    )
+    for number, entrant in enumerate(tournament.entrants.order_by("user__username")):
+        entrant.rating = 2000 - 50 * number
+        entrant.save(update_fields=["rating"])
+
+
+def _boards(slug: str) -> list[Board]:
+    return list(
+        Board.objects.filter(round__tournament__slug=slug, round__number=1)
+        .select_related("black__user", "white__user")
+        .order_by("number")
+    )
+
+
+def _changes(slug: str) -> int:
+    return RatingChange.objects.filter(match_game__board__round__tournament__slug=slug).count()
+
+
+def _in_the_window(page, locator) -> None:
+    expect(locator).to_be_visible()
+    expect(locator).to_be_in_viewport()
+    in_view(page, locator)
+
+
+def _enter_game(page, board: int, game: int, result: str, marbles=("", ""), reason=None):
+    form = page.locator(f"form.game-result-form[data-board='{board}'][data-game='{game}']")
+    form.get_by_label(f"Result of board {board}, game {game}", exact=True).select_option(result)
+    form.get_by_label(f"Marbles pushed off by the first mover, board {board}, game {game}").fill(
+        marbles[0]
+    )
+    form.get_by_label(f"Marbles pushed off by the second mover, board {board}, game {game}").fill(
+        marbles[1]
+    )
+    if reason is not None:
+        form.get_by_label("Reason").fill(reason)
+    _in_the_window(page, form.get_by_role("button"))
+    form.get_by_role("button").click()
+
+
+def test_a_directors_round_of_matches_over_the_board(
+    playwright_browser,
+    asgi_live_server,  # noqa: F811 (the fixture above)
+    make_player,
+    log_in,
+):
+    club = outside_the_event_loop(_club, make_player=make_player)
+    shots = screenshot_dir()
+    problems = []
+
+    def watch(page):
+        page.on("pageerror", lambda error: problems.append(f"{page.url}: {error}"))
+        page.on(
+            "console",
+            lambda m: problems.append(f"{page.url}: {m.text}") if m.type == "error" else None,
+        )
+        return page
+
+    with page_opener(playwright_browser, asgi_live_server) as make:
+        dora = watch(make(width=1366, height=768))
+        log_in(dora, "dora", PASSWORD)
+        dora.goto(f"/tournaments/new/{club.slug}/")
+
+        def field(label: str):
+            return dora.get_by_label(f"{label}:", exact=True)
+
+        field("Name").fill("Board Matches")
+        field("Format").select_option("swiss")
+        field("Rounds").fill("2")
+        field("Play mode").select_option("otb")
+        field("Entry").select_option("open")
+        field("Round start").select_option("manual")
+        field("Games per pairing").fill("2")
+        field("A match scores").select_option("game")
+        dora.get_by_role("button", name="Create tournament").click()
+        expect(messages(dora)).to_contain_text("Board Matches is open for registration")
+        expect(dora.locator("#match-rounds")).to_have_text("matches of 2 games (game points)")
+        slug = dora.url.rstrip("/").split("/")[-1]
+
+        outside_the_event_loop(_enter, slug=slug)
+        dora.reload()
+        dora.get_by_role("button", name="Close registration and pair round 1").click()
+        expect(messages(dora)).to_have_text("Round 1 is paired.")
+        dora.get_by_role("button", name="Start round 1").click()
+        expect(messages(dora)).to_have_text("Round 1 has started.")
+        one, two = outside_the_event_loop(_boards, slug=slug)
+        black, white = one.black.user.display_name, one.white.user.display_name
+
+        # --- The Results: a line per game, naming who moves first in it; no bulk form.
+        results = dora.locator("#results")
+        expect(results.locator("form.game-result-form")).to_have_count(4)
+        expect(dora.locator("#bulk-results")).to_have_count(0)
+        line_one = results.locator("form[data-board='1'][data-game='1'] .game-label")
+        line_two = results.locator("form[data-board='1'][data-game='2'] .game-label")
+        expect(line_one).to_have_text(f"Game 1: {black} moves first")
+        expect(line_two).to_have_text(f"Game 2: {white} moves first")
+        results.scroll_into_view_if_needed()
+        dora.screenshot(path=str(shots / "sumito-otb-match-results.png"), full_page=True)
+
+        # --- Board 1: game 1 won by its Black, game 2 drawn: 1½-½.
+        _enter_game(dora, 1, 1, "1-0", ("6", "2"))
+        expect(messages(dora)).to_have_text("Board 1, game 1: 1-0.")
+        board_one = dora.locator("#board-1")
+        expect(board_one.locator(".match-score")).to_have_text("1-0")
+        expect(board_one.locator(".match-progress")).to_have_text("game 1 of 2")
+        _enter_game(dora, 1, 2, "1/2-1/2", ("3", "3"))
+        expect(messages(dora)).to_have_text("Board 1, game 2: ½-½. The match: 1-0.")
+        expect(board_one.locator(".match-score")).to_have_text("1½-½")
+        expect(board_one.locator(".match-progress")).to_have_count(0)
+        # --- Board 2: each game won by its second mover: 1-1.
+        _enter_game(dora, 2, 1, "0-1", ("2", "6"))
+        _enter_game(dora, 2, 2, "0-1", ("1", "6"))
+        expect(messages(dora)).to_have_text("Board 2, game 2: 0-1. The match: ½-½.")
+        expect(dora.locator("#boards .match-score")).to_have_text(["1½-½", "1-1"])
+        expect(dora.locator("#live h2 .badge")).to_have_text("Finished")
+        assert outside_the_event_loop(_changes, slug=slug) == 8
+        _in_the_window(dora, board_one.locator(".match-score"))
+        dora.screenshot(path=str(shots / "sumito-otb-match-round-done.png"), full_page=True)
+
+        # --- A correction once round 2 is paired needs its reason, then corrects the match.
+        dora.get_by_role("navigation", name="Tournament").get_by_role("link", name="Home").click()
+        dora.get_by_role("button", name="Pair round 2").click()
+        expect(messages(dora)).to_have_text("Round 2 is paired.")
+        dora.goto(f"/tournaments/{slug}/rounds/1/")
+        _enter_game(dora, 1, 2, "0-1", ("1", "6"))
+        expect(dora.locator(".messages .message.error")).to_contain_text("needs a reason")
+        _enter_game(dora, 1, 2, "0-1", ("1", "6"), reason="score sheet misread")
+        expect(messages(dora)).to_contain_text("Board 1, game 2: 0-1. The match: 1-0.")
+        expect(board_one.locator(".match-score")).to_have_text("2-0")
+
+        # --- The standings: game points.
+        dora.get_by_role("navigation", name="Tournament").get_by_role(
+            "link", name="Standings"
+        ).click()
+        standings = dora.locator("table.standings tbody tr")
+        expect(standings).to_have_count(4)
+        expected = {black: 2.0, white: 0.0}
+        expected[two.black.user.display_name] = 1.0
+        expected[two.white.user.display_name] = 1.0
+        for name, points in expected.items():
+            row = standings.filter(has=dora.get_by_role("link", name=name, exact=True))
+            expect(row.locator("td").nth(4)).to_have_text(shown_points(points))
+        dora.screenshot(path=str(shots / "sumito-otb-match-standings.png"), full_page=True)
+
+        # --- On a phone: the game lines of the round page fit and work.
+        phone = dora
+        phone.set_viewport_size({"width": 390, "height": 844})
+        phone.goto(f"/tournaments/{slug}/rounds/1/")
+        form = phone.locator("form.game-result-form[data-board='2'][data-game='1']")
+        form.scroll_into_view_if_needed()
+        _in_the_window(phone, form.get_by_label("Result of board 2, game 1", exact=True))
+        phone.screenshot(path=str(shots / "sumito-otb-match-phone.png"), full_page=True)
+
+    assert problems == []

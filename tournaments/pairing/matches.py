@@ -116,20 +116,18 @@ def match_score(results: Sequence[str], games: int, scoring: Scoring | None = No
     for number, result in enumerate(results, start=1):
         if not result:
             continue
-        if result in _PLAYED:
-            first, second = _PLAYED[result]
-            played += 1
-        elif result in _FORFEITS:
-            first, second = _FORFEITS[result]
-        else:
+        read = shares(result)
+        if read is None:
             raise PairingError(
                 gettext_noop("game %(game)s: unknown result %(result)r"),
                 game=number,
                 result=result,
             )
+        first, second, forfeit = read
+        played += not forfeit
         finished += 1
-        first_points = _game_points(first, result in _FORFEITS, scoring)
-        second_points = _game_points(second, result in _FORFEITS, scoring)
+        first_points = game_points(first, forfeit, scoring)
+        second_points = game_points(second, forfeit, scoring)
         if swapped(number):
             first_points, second_points = second_points, first_points
         black += first_points
@@ -137,7 +135,18 @@ def match_score(results: Sequence[str], games: int, scoring: Scoring | None = No
     return MatchScore(black, white, finished, played, games)
 
 
-def _game_points(share: float, forfeit: bool, scoring: Scoring) -> float:
+def shares(result: str) -> tuple[float, float, bool] | None:
+    """(Black's share, White's share, whether a forfeit) of a board result code (``1-0``:
+    1 and 0), or None for a code that is none."""
+    if result in _PLAYED:
+        return (*_PLAYED[result], False)
+    if result in _FORFEITS:
+        return (*_FORFEITS[result], True)
+    return None
+
+
+def game_points(share: float, forfeit: bool, scoring: Scoring) -> float:
+    """The points of one game's share (1, ½, 0) by ``scoring``: a loss by forfeit scores 0."""
     if share == 1:
         return scoring.win
     if share == 0.5:

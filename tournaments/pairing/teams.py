@@ -26,12 +26,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from core.messages import Text, gettext_noop
+from tournaments.pairing.matches import game_points, shares
 from tournaments.pairing.model import BLACK, WHITE, PairingError, Scoring
 
 #: The most boards a team match has.
 MAX_BOARDS = 16
-_SHARES = {"1-0": (1, 0), "0-1": (0, 1), "1/2-1/2": (0.5, 0.5)}
-_FORFEITS = {"+-": (1, 0), "-+": (0, 1), "--": (0, 0)}
 
 
 def board_colours(boards: int) -> list[str]:
@@ -175,33 +174,21 @@ def team_match_score(results: Sequence[str], scoring: Scoring | None = None) -> 
     ):
         if not result:
             continue
-        if result in _SHARES:
-            black, white = _SHARES[result]
-            played += 1
-            forfeit = False
-        elif result in _FORFEITS:
-            black, white = _FORFEITS[result]
-            forfeit = True
-        else:
+        read = shares(result)
+        if read is None:
             raise PairingError(
                 gettext_noop("board %(board)s: unknown result %(result)r"),
                 board=number,
                 result=result,
             )
+        black, white, forfeit = read
+        played += not forfeit
         finished += 1
-        black_points = _points(black, forfeit, scoring)
-        white_points = _points(white, forfeit, scoring)
+        black_points = game_points(black, forfeit, scoring)
+        white_points = game_points(white, forfeit, scoring)
         mine, theirs = (
             (black_points, white_points) if colour == BLACK else (white_points, black_points)
         )
         first += mine
         second += theirs
     return TeamMatchScore(first, second, finished, played, boards)
-
-
-def _points(share: float, forfeit: bool, scoring: Scoring) -> float:
-    if share == 1:
-        return scoring.win
-    if share == 0.5:
-        return scoring.draw
-    return 0.0 if forfeit else scoring.loss

@@ -12,9 +12,10 @@ result, in its own colours (:func:`rated_match_games`).
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from datetime import datetime
 
-from django.db.models import Min
+from django.db.models import F, Min
 
 from ratings import elo
 from ratings.elo import SCORES
@@ -35,30 +36,16 @@ def rated_boards(since: datetime | None, first_change: dict) -> Iterator[Source]
         result__in=list(SCORES),
     ).values(
         "pk",
-        "black__user_id",
-        "white__user_id",
         "result",
-        "round__tournament__base_seconds",
-        "round__tournament__increment_seconds",
+        black_user=F("black__user_id"),
+        white_user=F("white__user_id"),
+        base=F("round__tournament__base_seconds"),
+        increment=F("round__tournament__increment_seconds"),
     )
     for board in boards.iterator(chunk_size=BATCH):
-        fallback = entered.get(board["pk"])
-        at, order = first_change.get(("b", board["pk"]), (fallback, 1 << 62))
-        if at is None or (since is not None and at < since):
-            continue
-        yield Source(
-            at,
-            order,
-            None,
-            board["pk"],
-            board["black__user_id"],
-            board["white__user_id"],
-            board["result"],
-            elo.speed_category(
-                board["round__tournament__base_seconds"],
-                board["round__tournament__increment_seconds"],
-            ),
-        )
+        source = _source(board, ("b", board["pk"]), entered.get(board["pk"]), since, first_change)
+        if source is not None:
+            yield replace(source, board_id=board["pk"])
 
 
 def rated_match_games(since: datetime | None, first_change: dict) -> Iterator[Source]:
@@ -74,29 +61,35 @@ def rated_match_games(since: datetime | None, first_change: dict) -> Iterator[So
         "number",
         "result",
         "entered_at",
-        "board__black__user_id",
-        "board__white__user_id",
-        "board__round__tournament__base_seconds",
-        "board__round__tournament__increment_seconds",
+        black_user=F("board__black__user_id"),
+        white_user=F("board__white__user_id"),
+        base=F("board__round__tournament__base_seconds"),
+        increment=F("board__round__tournament__increment_seconds"),
     )
     for game in games.iterator(chunk_size=BATCH):
-        at, order = first_change.get(("m", game["pk"]), (game["entered_at"], 1 << 62))
-        if at is None or (since is not None and at < since):
-            continue
-        first, second = game_sides(
-            game["board__black__user_id"], game["board__white__user_id"], game["number"]
+        game["black_user"], game["white_user"] = game_sides(
+            game["black_user"], game["white_user"], game["number"]
         )
-        yield Source(
-            at,
-            order,
-            None,
-            None,
-            first,
-            second,
-            game["result"],
-            elo.speed_category(
-                game["board__round__tournament__base_seconds"],
-                game["board__round__tournament__increment_seconds"],
-            ),
-            match_game_id=game["pk"],
-        )
+        source = _source(game, ("m", game["pk"]), game["entered_at"], since, first_change)
+        if source is not None:
+            yield replace(source, match_game_id=game["pk"])
+
+
+def _source(
+    row: dict, key: tuple, fallback: datetime | None, since: datetime | None, first_change: dict
+) -> Source | None:
+    """A result as the replay reads it: when it was first rated (``first_change[key]``, else
+    ``fallback``, after everything rated), or None before ``since``. The caller names it."""
+    at, order = first_change.get(key, (fallback, 1 << 62))
+    if at is None or (since is not None and at < since):
+        return None
+    return Source(
+        at,
+        order,
+        None,
+        None,
+        row["black_user"],
+        row["white_user"],
+        row["result"],
+        elo.speed_category(row["base"], row["increment"]),
+    )

@@ -48,6 +48,16 @@ def page_opener(browser, base_url: str, *, watch_problems: bool = False):
             context.close()
 
 
+def errors_watched(problems: list[str], page):
+    """``page``, its uncaught errors and console errors collected in ``problems``."""
+    page.on("pageerror", lambda error: problems.append(f"{page.url}: {error}"))
+    page.on(
+        "console",
+        lambda m: problems.append(f"{page.url}: {m.text}") if m.type == "error" else None,
+    )
+    return page
+
+
 def outside_the_event_loop(function, **kwargs):
     """Call a service in a thread of its own: its events go through the channel layer
     (``async_to_sync``), which refuses to run in the test thread, where Playwright's event loop

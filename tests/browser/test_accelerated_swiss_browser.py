@@ -14,11 +14,10 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from clubs.services import club_create
 from tests.browser.asgi_server import asgi_live_server  # noqa: F401 (a fixture)
-from tests.browser.pages import in_view, outside_the_event_loop, page_opener
+from tests.browser.pages import errors_watched, in_view, outside_the_event_loop, page_opener
 from tests.browser.site_pages import screenshot_dir
-from tests.browser.tournament_pages import messages
+from tests.browser.tournament_pages import club_of_players, entrants_rated, messages
 from tests.conftest import PASSWORD
 from tournaments import services
 from tournaments.models import Tournament
@@ -26,21 +25,11 @@ from tournaments.models import Tournament
 NAMES = ("ann", "bert", "carl", "dirk", "eva", "finn", "gus", "hana")
 
 
-def _club(make_player):
-    director = make_player("dora", display_name="Dora Director")
-    for name in NAMES:
-        make_player(name, display_name=name.capitalize())
-    return club_create(owner=director, name="Baku Club")
-
-
 def _enter_and_start(slug: str) -> None:
-    tournament = Tournament.objects.get(slug=slug)
-    director = tournament.created_by
-    services.entries_import(tournament=tournament, actor=director, text="\n".join(NAMES))
-    for number, entrant in enumerate(tournament.entrants.order_by("user__username")):
-        entrant.rating = 2000 - 50 * number  # ann first, hana last
-        entrant.save(update_fields=["rating"])
-    services.tournament_start(tournament=tournament, actor=director, now=timezone.now())
+    tournament = entrants_rated(slug, NAMES)  # ann first, hana last
+    services.tournament_start(
+        tournament=tournament, actor=tournament.created_by, now=timezone.now()
+    )
 
 
 @pytest.mark.browser
@@ -50,17 +39,14 @@ def test_a_director_runs_an_accelerated_swiss_and_players_read_its_virtual_point
     make_player,
     log_in,
 ):
-    club = outside_the_event_loop(_club, make_player=make_player)
+    club = outside_the_event_loop(
+        club_of_players, make_player=make_player, club_name="Baku Club", names=NAMES
+    )
     shots = screenshot_dir()
     problems = []
 
-    def watch(page):
-        page.on("pageerror", lambda error: problems.append(str(error)))
-        page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
-        return page
-
     with page_opener(playwright_browser, asgi_live_server) as make:
-        laptop = watch(make(width=1366, height=768))
+        laptop = errors_watched(problems, make(width=1366, height=768))
         log_in(laptop, "dora", PASSWORD)
         laptop.goto(f"/tournaments/new/{club.slug}/")
         laptop.get_by_label("Name").fill("Baku Open")
@@ -107,7 +93,7 @@ def test_a_director_runs_an_accelerated_swiss_and_players_read_its_virtual_point
         in_view(laptop, note)
         laptop.screenshot(path=str(shots / "sumito-accelerated-round-laptop.png"), full_page=True)
 
-        phone = watch(make(width=1280, height=844))
+        phone = errors_watched(problems, make(width=1280, height=844))
         log_in(phone, "eva", PASSWORD)
         phone.set_viewport_size({"width": 390, "height": 844})
         phone.goto(f"/tournaments/{slug}/rounds/1/")

@@ -17,7 +17,7 @@ from playwright.sync_api import expect
 from clubs.models import GuestPlayer
 from clubs.services import club_create
 from tests.browser.asgi_server import asgi_live_server  # noqa: F401 (a fixture)
-from tests.browser.pages import in_view, outside_the_event_loop, page_opener
+from tests.browser.pages import errors_watched, in_view, outside_the_event_loop, page_opener
 from tests.browser.site_pages import screenshot_dir
 from tests.browser.tournament_pages import messages
 from tests.conftest import PASSWORD
@@ -64,13 +64,8 @@ def test_a_guest_claims_their_results_and_the_club_accepts(
     shots = screenshot_dir()
     problems = []
 
-    def watch(page):
-        page.on("pageerror", lambda error: problems.append(str(error)))
-        page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
-        return page
-
     with page_opener(playwright_browser, asgi_live_server) as make:
-        phone = watch(make(width=1280, height=844))
+        phone = errors_watched(problems, make(width=1280, height=844))
         log_in(phone, "bob", PASSWORD)  # the menu is open at this width
         phone.set_viewport_size({"width": 390, "height": 844})
         phone.goto(f"/tournaments/{tournament.slug}/standings/")
@@ -87,7 +82,7 @@ def test_a_guest_claims_their_results_and_the_club_accepts(
         expect(phone.locator("#guest-claim")).to_contain_text("waiting for an admin of Guest Club")
         phone.screenshot(path=str(shots / "sumito-guest-claim-waiting-phone.png"), full_page=True)
 
-        laptop = watch(make(width=1366, height=768))
+        laptop = errors_watched(problems, make(width=1366, height=768))
         log_in(laptop, "dora", PASSWORD)
         laptop.goto(f"/tournaments/guests/{tournament.club.slug}/")
         claims = laptop.locator("#guest-claims")

@@ -21,7 +21,6 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from clubs.services import club_create
 from games import engine
 from games import services as game_services
 from games.models import Game
@@ -29,35 +28,18 @@ from tests.browser.asgi_server import asgi_live_server  # noqa: F401 (a fixture)
 from tests.browser.pages import (
     click_move,
     clicks_for,
+    errors_watched,
     in_view,
     move_at,
     outside_the_event_loop,
     page_opener,
 )
 from tests.browser.site_pages import screenshot_dir
-from tests.browser.tournament_pages import messages, shown_points
+from tests.browser.tournament_pages import club_of_players, entrants_rated, messages, shown_points
 from tests.conftest import PASSWORD
-from tournaments import services
 from tournaments.models import Board, MatchGame, Tournament
 
 NAMES = ("ann", "bert", "carl", "dirk")
-
-
-def _club(make_player):
-    director = make_player("dora", display_name="Dora Director")
-    for name in NAMES:
-        make_player(name, display_name=name.capitalize())
-    return club_create(owner=director, name="Match Club")
-
-
-def _enter(slug: str) -> None:
-    tournament = Tournament.objects.get(slug=slug)
-    services.entries_import(
-        tournament=tournament, actor=tournament.created_by, text="\n".join(NAMES)
-    )
-    for number, entrant in enumerate(tournament.entrants.order_by("user__username")):
-        entrant.rating = 2000 - 50 * number  # ann 1, bert 2, carl 3, dirk 4
-        entrant.save(update_fields=["rating"])
 
 
 def _play_out(game_id: int, *, winner: str) -> None:
@@ -121,21 +103,15 @@ def test_a_match_round_of_two_games_played_through_the_pages(
     make_player,
     log_in,
 ):
-    club = outside_the_event_loop(_club, make_player=make_player)
+    club = outside_the_event_loop(
+        club_of_players, make_player=make_player, club_name="Match Club", names=NAMES
+    )
     shots = screenshot_dir()
     problems = []
 
-    def watch(page):
-        page.on("pageerror", lambda error: problems.append(f"{page.url}: {error}"))
-        page.on(
-            "console",
-            lambda m: problems.append(f"{page.url}: {m.text}") if m.type == "error" else None,
-        )
-        return page
-
     with page_opener(playwright_browser, asgi_live_server) as make:
         # --- Dora creates the event through the form.
-        dora = watch(make(width=1366, height=768))
+        dora = errors_watched(problems, make(width=1366, height=768))
         log_in(dora, "dora", PASSWORD)
         dora.goto(f"/tournaments/new/{club.slug}/")
 
@@ -169,7 +145,7 @@ def test_a_match_round_of_two_games_played_through_the_pages(
         )
 
         # --- Four players enter; Dora pairs round 1 and starts it from the pages.
-        outside_the_event_loop(_enter, slug=slug)
+        outside_the_event_loop(entrants_rated, slug=slug, names=NAMES)
         dora.reload()
         dora.get_by_role("button", name="Close registration and pair round 1").click()
         expect(messages(dora)).to_have_text("Round 1 is paired.")
@@ -192,8 +168,8 @@ def test_a_match_round_of_two_games_played_through_the_pages(
         assert (game_one.black.username, game_one.white.username) == (black_name, white_name)
 
         # --- Board 1's players log in; the banner leads each to game 1.
-        black = watch(make(width=1366, height=768))
-        white = watch(make(width=1366, height=768))
+        black = errors_watched(problems, make(width=1366, height=768))
+        white = errors_watched(problems, make(width=1366, height=768))
         # (the notification names the opponent by username, the pages by the entry's name)
         for page, username, opponent in (
             (black, black_name, white_name),

@@ -11,34 +11,15 @@ console or page error; screenshots ``sumito-otb-match-*.png`` in ``SCREENSHOT_DI
 
 from playwright.sync_api import expect
 
-from clubs.services import club_create
 from ratings.models import RatingChange
 from tests.browser.asgi_server import asgi_live_server  # noqa: F401 (a fixture)
-from tests.browser.pages import in_view, outside_the_event_loop, page_opener
+from tests.browser.pages import errors_watched, in_view, outside_the_event_loop, page_opener
 from tests.browser.site_pages import screenshot_dir
-from tests.browser.tournament_pages import messages, shown_points
+from tests.browser.tournament_pages import club_of_players, entrants_rated, messages, shown_points
 from tests.conftest import PASSWORD
-from tournaments import services
-from tournaments.models import Board, Tournament
+from tournaments.models import Board
 
 NAMES = ("ann", "bert", "carl", "dirk")
-
-
-def _club(make_player):
-    director = make_player("dora", display_name="Dora Director")
-    for name in NAMES:
-        make_player(name, display_name=name.capitalize())
-    return club_create(owner=director, name="Board Club")
-
-
-def _enter(slug: str) -> None:
-    tournament = Tournament.objects.get(slug=slug)
-    services.entries_import(
-        tournament=tournament, actor=tournament.created_by, text="\n".join(NAMES)
-    )
-    for number, entrant in enumerate(tournament.entrants.order_by("user__username")):
-        entrant.rating = 2000 - 50 * number
-        entrant.save(update_fields=["rating"])
 
 
 def _boards(slug: str) -> list[Board]:
@@ -80,20 +61,14 @@ def test_a_directors_round_of_matches_over_the_board(
     make_player,
     log_in,
 ):
-    club = outside_the_event_loop(_club, make_player=make_player)
+    club = outside_the_event_loop(
+        club_of_players, make_player=make_player, club_name="Board Club", names=NAMES
+    )
     shots = screenshot_dir()
     problems = []
 
-    def watch(page):
-        page.on("pageerror", lambda error: problems.append(f"{page.url}: {error}"))
-        page.on(
-            "console",
-            lambda m: problems.append(f"{page.url}: {m.text}") if m.type == "error" else None,
-        )
-        return page
-
     with page_opener(playwright_browser, asgi_live_server) as make:
-        dora = watch(make(width=1366, height=768))
+        dora = errors_watched(problems, make(width=1366, height=768))
         log_in(dora, "dora", PASSWORD)
         dora.goto(f"/tournaments/new/{club.slug}/")
 
@@ -113,7 +88,7 @@ def test_a_directors_round_of_matches_over_the_board(
         expect(dora.locator("#match-rounds")).to_have_text("matches of 2 games (game points)")
         slug = dora.url.rstrip("/").split("/")[-1]
 
-        outside_the_event_loop(_enter, slug=slug)
+        outside_the_event_loop(entrants_rated, slug=slug, names=NAMES)
         dora.reload()
         dora.get_by_role("button", name="Close registration and pair round 1").click()
         expect(messages(dora)).to_have_text("Round 1 is paired.")

@@ -21,7 +21,7 @@ from pypdf import PdfReader
 
 from clubs.services import club_create
 from tests.browser.asgi_server import asgi_live_server  # noqa: F401 (a fixture)
-from tests.browser.pages import outside_the_event_loop, page_opener
+from tests.browser.pages import errors_watched, outside_the_event_loop, page_opener
 from tests.browser.site_pages import screenshot_dir
 from tests.browser.tournament_pages import messages
 from tests.conftest import PASSWORD
@@ -86,27 +86,19 @@ def test_a_weekend_open_from_entry_list_to_final_standings(
     shots = screenshot_dir()
     problems: list[str] = []
 
-    def watch(page):
-        page.on("pageerror", lambda error: problems.append(f"{page.url}: {error}"))
-        page.on(
-            "console",
-            lambda m: problems.append(f"{page.url}: {m.text}") if m.type == "error" else None,
-        )
-        return page
-
     with page_opener(playwright_browser, asgi_live_server) as make:
-        td = watch(make(width=1366, height=768))
+        td = errors_watched(problems, make(width=1366, height=768))
         log_in(td, "dora", PASSWORD)
         _prepare(td, tournament, shots)
         _print_round_one(td, tournament, shots)
-        hall = watch(make(width=1280, height=720))
+        hall = errors_watched(problems, make(width=1280, height=720))
         hall.goto(f"/tournaments/{tournament.slug}/projector/")
         expect(hall.locator("#projector-pairings-1 h1")).to_contain_text("Round 1")
         hall.screenshot(path=str(shots / "sumito-weekend-projector-r1.png"))
         td.goto(f"/tournaments/{tournament.slug}/")
         td.get_by_role("button", name="Start round 1").click()
         expect(messages(td)).to_have_text("Round 1 has started.")
-        _round_one_reports(td, tournament, shots, make, watch, log_in)
+        _round_one_reports(td, tournament, shots, make, problems, log_in)
         _save_the_rest(td, tournament, 1)
         expect(hall.locator("#projector-pairings-1 h1")).to_contain_text("Finished", timeout=20_000)
         expect(hall.locator("#projector .screen")).to_have_count(2 + 3)  # 20 boards, 40 players
@@ -122,7 +114,7 @@ def test_a_weekend_open_from_entry_list_to_final_standings(
         td.goto(f"/tournaments/{tournament.slug}/")
         expect(td.locator(".tournament-head .badge").first).to_have_text("Finished")
         _prizes_and_rating_report(td, tournament, shots)
-        _visitor_reads_the_results(make(width=390, height=844), tournament, shots, watch)
+        _visitor_reads_the_results(make(width=390, height=844), tournament, shots, problems)
     assert problems == []
 
 
@@ -209,13 +201,13 @@ def _board(tournament, round_number, number) -> Board:
     )
 
 
-def _round_one_reports(td, tournament, shots, make, watch, log_in):
+def _round_one_reports(td, tournament, shots, make, problems, log_in):
     slug = tournament.slug
     first, third = _board(tournament, 1, 1), _board(tournament, 1, 3)
     assert first.black.user.is_active and first.white.user.is_active
     phones = {}
     for user in (first.black.user, first.white.user, third.black.user, third.white.user):
-        phone = watch(make(width=1280, height=844))
+        phone = errors_watched(problems, make(width=1280, height=844))
         log_in(phone, user.username, PASSWORD)  # the menu is open at this width
         phone.set_viewport_size({"width": 390, "height": 844})
         phones[user.username] = phone
@@ -247,7 +239,7 @@ def _round_one_reports(td, tournament, shots, make, watch, log_in):
     disputing.get_by_role("button", name="Dispute").click()
     expect(messages(disputing)).to_have_text("Board 3: result disputed; the arbiter decides.")
     disputing.screenshot(path=str(shots / "sumito-weekend-phone-disputed.png"))
-    greta = watch(make(width=1366, height=768))
+    greta = errors_watched(problems, make(width=1366, height=768))
     log_in(greta, "greta", PASSWORD)
     greta.goto(f"/tournaments/{slug}/rounds/1/")
     expect(greta.locator("#reports-summary")).to_have_text(
@@ -343,8 +335,8 @@ def _prizes_and_rating_report(td, tournament, shots):
     td.screenshot(path=str(shots / "sumito-weekend-rating-report.png"), full_page=True)
 
 
-def _visitor_reads_the_results(visitor, tournament, shots, watch):
-    watch(visitor)
+def _visitor_reads_the_results(visitor, tournament, shots, problems):
+    errors_watched(problems, visitor)
     visitor.goto("/tournaments/")
     search = visitor.locator("#event-search")
     search.get_by_label("Search").fill("Ghent")

@@ -1,7 +1,9 @@
 """What the tournament browser tests share: the marbles and points of each result a director
 enters, and the few page helpers both drive the pages with."""
 
-from tournaments.models import Board
+from clubs.services import club_create
+from tournaments import services
+from tournaments.models import Board, Tournament
 
 # Marbles pushed off (Black, White) for the played results; forfeits leave them empty.
 MARBLES = {"1-0": (6, 2), "0-1": (3, 6), "1/2-1/2": (4, 4), "+-": None, "-+": None}
@@ -39,3 +41,24 @@ def enter_result(page, board: Board, result: str, *, reason: str | None = None):
     if reason is not None:
         form.get_by_label("Reason").fill(reason)
     form.get_by_role("button").click()
+
+
+def club_of_players(make_player, club_name: str, names: tuple[str, ...]):
+    """A club owned by Dora Director (``dora``), with a player for each of ``names``."""
+    director = make_player("dora", display_name="Dora Director")
+    for name in names:
+        make_player(name, display_name=name.capitalize())
+    return club_create(owner=director, name=club_name)
+
+
+def entrants_rated(slug: str, names: tuple[str, ...]) -> Tournament:
+    """``names`` entered in the event, rated from 2000 down by 50 in the order of their names
+    (so the first name is seeded 1)."""
+    tournament = Tournament.objects.get(slug=slug)
+    services.entries_import(
+        tournament=tournament, actor=tournament.created_by, text="\n".join(names)
+    )
+    for number, entrant in enumerate(tournament.entrants.order_by("user__username")):
+        entrant.rating = 2000 - 50 * number
+        entrant.save(update_fields=["rating"])
+    return tournament

@@ -19,6 +19,7 @@ from tournaments.pairing.matches import (
     MATCH_POINTS,
     game_sides,
     match_score,
+    pairing_side_result,
     round_points,
     round_scoring,
     swapped,
@@ -34,6 +35,20 @@ def test_colours_alternate_from_the_pairings_own():
     assert game_sides("A", "B", 3) == ("A", "B")
     with pytest.raises(PairingError):
         swapped(0)
+
+
+def test_a_games_result_reads_from_the_pairings_side():
+    # Game 2's first mover is the pairing's White: its 1-0 is the pairing's White winning.
+    assert [pairing_side_result(r, 1) for r in ("1-0", "+-", "1/2-1/2")] == ["1-0", "+-", "1/2-1/2"]
+    assert [pairing_side_result(r, 2) for r in ("1-0", "0-1", "+-", "-+", "1/2-1/2", "--")] == [
+        "0-1",
+        "1-0",
+        "-+",
+        "+-",
+        "1/2-1/2",
+        "--",
+    ]
+    assert pairing_side_result("0-1", 3) == "0-1"
 
 
 @pytest.mark.parametrize(

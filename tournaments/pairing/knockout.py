@@ -32,7 +32,7 @@ so their slot sends nobody to the next round and the next opponent goes through 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from core.messages import Text, gettext_noop
 from tournaments.pairing.matches import MAX_GAMES, game_sides, match_score
@@ -284,7 +284,7 @@ def _score_from(block: Sequence[str], before: int, games: int):
     pairing's colours swapped, so its first mover is the pairing's White."""
     score = match_score(block, games)
     if before % 2:
-        return type(score)(score.white, score.black, score.finished, score.played, games)
+        return replace(score, black=score.white, white=score.black)
     return score
 
 

@@ -56,6 +56,15 @@ def game_sides(black, white, game: int) -> tuple:
     return (white, black) if swapped(game) else (black, white)
 
 
+_MIRRORED = {"1-0": "0-1", "0-1": "1-0", "+-": "-+", "-+": "+-"}
+
+
+def pairing_side_result(result: str, game: int) -> str:
+    """Game ``game``'s ``result`` (from its own first mover's side) from the pairing's side:
+    a swapped game's ``1-0`` is the pairing's White winning, ``0-1`` from the board's side."""
+    return _MIRRORED.get(result, result) if swapped(game) else result
+
+
 @dataclass(frozen=True, slots=True)
 class MatchScore:
     """A match's score from the pairing's side: game points of its Black and its White,

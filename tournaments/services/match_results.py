@@ -23,8 +23,9 @@ from ratings.models import RatingChange
 from ratings.services import rating_apply, ratings_recompute_request
 from tournaments import history
 from tournaments.models import Board, MatchGame, Round, Tournament
-from tournaments.pairing.matches import game_sides, swapped
+from tournaments.pairing.matches import game_sides, pairing_side_result
 from tournaments.permissions import require_director
+from tournaments.result_rules import FORFEITS
 from tournaments.services.common import locked
 from tournaments.services.matches import match_marbles
 from tournaments.services.results import (
@@ -33,8 +34,6 @@ from tournaments.services.results import (
     result_writable,
     result_write_locked,
 )
-
-FORFEITS = ("+-", "-+", "--")
 
 
 def match_game_result_set(
@@ -84,7 +83,7 @@ def match_game_result_set(
             tournament,
             round_,
             board,
-            _as_board_result(result, number),
+            pairing_side_result(result, number),
             reason,
             correcting=correcting or bool(board.result),
         )
@@ -125,13 +124,6 @@ def match_game_result_set(
                     termination="match",
                 )
         return match_game
-
-
-def _as_board_result(result: str, number: int) -> str:
-    """A game's result from the pairing's side (what a withdrawn player's forfeit is)."""
-    if not swapped(number):
-        return result
-    return {"1-0": "0-1", "0-1": "1-0", "+-": "-+", "-+": "+-"}.get(result, result)
 
 
 def _rate(tournament: Tournament, board: Board, match_game: MatchGame, now: datetime) -> None:

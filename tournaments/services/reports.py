@@ -21,6 +21,7 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 from core.errors import Conflict, NotAllowed, Unprocessable
 from tournaments.models import AuditEntry, Board, ResultReport, Round, Tournament
+from tournaments.result_rules import FORFEITS
 from tournaments.services.common import audit, locked
 from tournaments.services.results import result_fields_check, result_write_locked
 from tournaments.templatetags.tournament_results import shown_result
@@ -86,7 +87,7 @@ def result_report(
     now: datetime,
 ) -> ResultReport:
     """``actor`` reports their board's result; the opponent's own equal report confirms it."""
-    if result in ("+-", "-+", "--"):
+    if result in FORFEITS:
         raise Unprocessable(
             _("A forfeit is the arbiter's to record; report the game's result."),
             code="forfeit_by_arbiter",

@@ -28,7 +28,7 @@ from games.models import Game, Move
 from ratings.services import rating_apply_board
 from tournaments.models import Board, Entrant, ResultChange, ResultReport, Round, Tournament
 from tournaments.permissions import is_director, require_director
-from tournaments.result_rules import marbles_problem
+from tournaments.result_rules import FORFEITS, marbles_problem
 from tournaments.services.common import locked
 from tournaments.services.matches import (
     game_result_code,
@@ -138,7 +138,7 @@ def result_write_locked(
     board.result = result
     board.black_marbles = black_marbles
     board.white_marbles = white_marbles
-    board.termination = termination or ("forfeit" if result in ("+-", "-+", "--") else "entered")
+    board.termination = termination or ("forfeit" if result in FORFEITS else "entered")
     board.save(update_fields=["result", "black_marbles", "white_marbles", "termination"])
     ResultReport.objects.filter(
         board=board, state__in=[ResultReport.State.REPORTED, ResultReport.State.DISPUTED]

@@ -8,6 +8,7 @@ urlpatterns = [
     path("", include("games.api_urls")),
     path("clubs/", include("clubs.api_urls")),
     path("tournaments/", include("tournaments.api_urls")),
+    path("teams/", include("teams.api_urls")),
     path("archive/", include("archive.api_urls")),
     path("ratings/", include("ratings.api_urls")),
     path("tables/", include("multiplayer.api_urls")),

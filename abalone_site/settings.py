@@ -92,6 +92,7 @@ INSTALLED_APPS = [
     "clubs",
     "games",
     "tournaments",
+    "teams",
     "ratings",
     "archive",
     "notifications",

@@ -8,6 +8,8 @@ from django.views.decorators.cache import cache_control
 from django.views.i18n import JavaScriptCatalog
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
+from teams import views as team_views
+
 from . import views
 
 handler404 = "abalone_site.views.not_found"
@@ -27,6 +29,8 @@ urlpatterns = [
     path("", include("players.urls")),
     path("", include("accounts.urls")),
     path("", include("games.urls")),
+    # a club's teams (teams stands above clubs: the clubs' own urls do not import it)
+    path("clubs/<slug:slug>/teams/", team_views.club_teams, name="club-teams"),
     path("clubs/", include("clubs.urls")),
     path("archive/", include("archive.urls")),
     path("tables/", include("multiplayer.urls")),
@@ -34,6 +38,7 @@ urlpatterns = [
     path("notifications/", include("notifications.urls")),
     path("ratings/", include("ratings.urls")),
     path("tournaments/", include("tournaments.urls")),
+    path("teams/", include("teams.urls")),
     path("api/v1/", include("abalone_site.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     # The split view serves its start-up script as a file (the CSP allows no inline script);

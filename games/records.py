@@ -98,8 +98,11 @@ def tournament_place(game: Game) -> dict | None:
         "game": match_game_number(game),
         "games": tournament.match_games,
         "next": None,
+        "tiebreak": False,
     }
     if place["game"] is not None:
+        # a cup's tie-break game comes after the match's games
+        place["tiebreak"] = tournament.is_knockout and place["game"] > tournament.match_games
         later = board.match_games.filter(number=place["game"] + 1).select_related("game")
         following = later.first()
         place["next"] = following.game if following is not None else None

@@ -127,6 +127,13 @@ class GameResultInput(ResultInput):
     )
 
 
+class CupLotInput(StrictSerializer):
+    """The lot's winner of a cup pairing still tied: the board's ``black`` or ``white``."""
+
+    board = serializers.IntegerField(min_value=1, max_value=LARGEST_ID, help_text="board id")
+    winner = serializers.ChoiceField(choices=["black", "white"])
+
+
 def _number(text: str) -> int | str | None:
     """A form's number field as JSON would carry it: blank is None, digits an integer."""
     text = text.strip()

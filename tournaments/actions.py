@@ -33,6 +33,7 @@ from tournaments.action_inputs import (
     ArbiterInput,
     BoardInput,
     ByeInput,
+    CupLotInput,
     DisputeInput,
     EditBoardInput,
     EntryListInput,
@@ -329,6 +330,22 @@ def _result(call: _Call) -> Outcome:
     )
 
 
+def _cup_lot(call: _Call) -> Outcome:
+    board = services.cup_lot_drawn(
+        board=call.board(), actor=call.actor, winner=call.data["winner"], now=call.now
+    )
+    chosen = board.black if call.data["winner"] == "black" else board.white
+    message = _("Board %(number)s: %(name)s goes through by lot.") % {
+        "number": board.number,
+        "name": chosen.label,
+    }
+    return Outcome(
+        message,
+        selectors.board_document(selectors.board_of(call.tournament, board.pk)),
+        page=f"rounds/{board.round.number}/",
+    )
+
+
 def _game_result(call: _Call) -> Outcome:
     match_game = services.match_game_result_set(
         board=call.board(),
@@ -496,6 +513,7 @@ INPUTS: dict[str, type[serializers.Serializer]] = {
     "result": ResultInput,
     "results": ResultsInput,
     "game-result": GameResultInput,
+    "cup-lot": CupLotInput,
     "edit-board": EditBoardInput,
     "report-result": ReportInput,
     "confirm-result": BoardInput,
@@ -550,6 +568,7 @@ ACTIONS: dict[str, Callable[[_Call], Outcome]] = {
     "result": _result,
     "results": _results,
     "game-result": _game_result,
+    "cup-lot": _cup_lot,
     "edit-board": _edit_board,
     "report-result": _report_result,
     "confirm-result": _confirm_result,

@@ -17,7 +17,7 @@ from rest_framework.views import APIView
 from clubs.models import Club
 from core.errors import NotFound
 from core.serializers import StrictModelSerializer, TextField
-from tournaments import actions, exports, selectors, services
+from tournaments import actions, cup_selectors, exports, selectors, services
 from tournaments.models import Entrant, Round, Tournament
 from tournaments.selectors import tournament_by_slug as _tournament
 from tournaments.tiebreaks import TIEBREAKS
@@ -166,6 +166,39 @@ class CrosstableRow(Identity):
     )
 
 
+class CupSideDocument(serializers.Serializer):
+    name = serializers.CharField()
+    seed = serializers.IntegerField()
+    username = serializers.CharField()
+    won = serializers.BooleanField()
+
+
+class CupMatchDocument(serializers.Serializer):
+    slot = serializers.IntegerField(help_text="place in the round's bracket, from 0 at the top")
+    black = CupSideDocument(allow_null=True)
+    white = CupSideDocument(allow_null=True)
+    state = serializers.ChoiceField(
+        choices=["empty", "bye", "waiting", "playing", "decided", "lots"]
+    )
+    score = serializers.ListField(
+        child=serializers.FloatField(), help_text="game points of the match (Black, White)"
+    )
+    tiebreak = serializers.ListField(
+        child=serializers.FloatField(),
+        allow_null=True,
+        help_text="game points of the tie-break games (Black, White), if any",
+    )
+    by = serializers.CharField(help_text="what decided it: match, rapid, sudden_death, ...")
+    board = serializers.IntegerField(allow_null=True, help_text="board id")
+    third_place = serializers.BooleanField()
+
+
+class CupRoundDocument(serializers.Serializer):
+    number = serializers.IntegerField()
+    name = serializers.CharField()
+    matches = CupMatchDocument(many=True)
+
+
 class BoardDocument(serializers.Serializer):
     id = serializers.IntegerField()
     round = serializers.IntegerField()
@@ -227,8 +260,14 @@ class TournamentDetailView(APIView):
         return Response(TournamentSerializer(tournament).data)
 
 
+def _side_document(side) -> dict | None:
+    if side is None:
+        return None
+    return {"name": side.name, "seed": side.seed, "username": side.username, "won": side.won}
+
+
 class TournamentReadView(APIView):
-    """players, standings, crosstable, rounds/<n>: public reads."""
+    """players, standings, crosstable, rounds/<n>, a cup's bracket: public reads."""
 
     permission_classes = [permissions.AllowAny]
     what = "players"
@@ -237,6 +276,7 @@ class TournamentReadView(APIView):
         "standings": StandingRow(many=True),
         "crosstable": CrosstableRow(many=True),
         "round": RoundDocument,
+        "bracket": CupRoundDocument(many=True),
     }
 
     def schema_for(self, method: str) -> dict:
@@ -274,6 +314,32 @@ class TournamentReadView(APIView):
                 )
             case "crosstable":
                 return Response(selectors.crosstable(tournament))
+            case "bracket":
+                if not tournament.is_knockout:
+                    raise NotFound(_("Only a knockout cup has a bracket."))
+                return Response(
+                    [
+                        {
+                            "number": cup_round.number,
+                            "name": cup_round.name,
+                            "matches": [
+                                {
+                                    "slot": match.slot,
+                                    "black": _side_document(match.black),
+                                    "white": _side_document(match.white),
+                                    "state": match.state,
+                                    "score": list(match.score),
+                                    "tiebreak": list(match.tiebreak) if match.tiebreak else None,
+                                    "by": match.by,
+                                    "board": match.board_id,
+                                    "third_place": match.third_place,
+                                }
+                                for match in cup_round.matches
+                            ],
+                        }
+                        for cup_round in cup_selectors.cup_bracket(tournament)
+                    ]
+                )
             case "round":
                 round_ = Round.objects.filter(tournament=tournament, number=number).first()
                 if round_ is None:

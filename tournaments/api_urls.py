@@ -33,6 +33,11 @@ urlpatterns = [
         name="api-tournament-players",
     ),
     path(
+        f"{T}bracket/",
+        api.TournamentReadView.as_view(what="bracket"),
+        name="api-tournament-bracket",
+    ),
+    path(
         f"{T}standings/",
         api.TournamentReadView.as_view(what="standings"),
         name="api-tournament-standings",

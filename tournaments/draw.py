@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from tournaments import history
 from tournaments.models import Board, ByeRequest, Entrant, ForbiddenPair, Tournament
-from tournaments.pairing import berger_pairings, pair_swiss
+from tournaments.pairing import berger_pairings, knockout, pair_swiss
 
 # A round-robin board with a withdrawn player is a forfeit: (black gone, white gone) -> result.
 WITHDRAWAL_FORFEITS = {
@@ -97,3 +97,68 @@ def swiss_boards(tournament: Tournament, number: int) -> list[Board]:
                 Board(black=entrant, bye=requested[entrant.pk], **note(entrant.pairing_number))
             )
     return boards
+
+
+def knockout_boards(tournament: Tournament, number: int) -> list[Board]:
+    """Round ``number`` of a cup (:mod:`tournaments.pairing.knockout`): round 1 from the seeds
+    (the pairing numbers: rating order), the byes to the top seeds; a later round from the
+    winners of the previous one, slot by slot; the final with the match for third place
+    (slot 1) when the cup has one. A pairing with only one player is a bye (a walkover); a
+    withdrawn player's match is lost by forfeit. Each board keeps its ``slot``."""
+    entrants = {e.pairing_number: e for e in Entrant.objects.filter(tournament=tournament)}
+    if number == 1:
+        pairings = knockout.first_round(len(entrants))
+    else:
+        previous = list(
+            Board.objects.filter(round__tournament=tournament, round__number=number - 1)
+            .exclude(slot=None)
+            .select_related("black", "white")
+            .order_by("slot")
+        )
+        slots = len(knockout.first_round(len(entrants))) >> (number - 2)
+        winners: list[int | None] = [None] * slots
+        for board in previous:
+            if board.slot < slots:
+                winners[board.slot] = _winner(board)
+        pairings = knockout.next_round(winners)
+        if number == tournament.rounds and tournament.cup_third_place and slots == 2:
+            semi_finals = [
+                knockout.Pairing(
+                    board.slot,
+                    board.black.pairing_number,
+                    board.white.pairing_number if board.white else None,
+                )
+                for board in previous
+            ]
+            third = knockout.third_place(semi_finals, winners) if len(previous) == 2 else None
+            if third is not None:
+                pairings.append(knockout.Pairing(1, third.black, third.white))
+    boards = []
+    for pairing in pairings:
+        if pairing.black is None:
+            continue  # nobody reached this slot
+        black = entrants[pairing.black]
+        if pairing.white is None:
+            boards.append(Board(black=black, bye=Board.Bye.PAIRING, slot=pairing.slot))
+            continue
+        board = Board(black=black, white=entrants[pairing.white], slot=pairing.slot)
+        gone = (
+            black.status == Entrant.Status.WITHDRAWN,
+            board.white.status == Entrant.Status.WITHDRAWN,
+        )
+        if any(gone):
+            board.result = WITHDRAWAL_FORFEITS[gone]
+            board.termination = "forfeit"
+        boards.append(board)
+    return boards
+
+
+def _winner(board: Board) -> int | None:
+    """The seed a decided board of a cup sends on (None: both out)."""
+    if board.white_id is None:
+        return board.black.pairing_number
+    if board.result in (Board.Result.BLACK_WINS, Board.Result.BLACK_FORFEIT_WIN):
+        return board.black.pairing_number
+    if board.result in (Board.Result.WHITE_WINS, Board.Result.WHITE_FORFEIT_WIN):
+        return board.white.pairing_number
+    return None

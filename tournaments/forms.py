@@ -28,6 +28,17 @@ TIEBREAK_HELP = _(
 )
 
 
+#: A cup's settings left empty: the model's defaults.
+CUP_DEFAULTS = {
+    "cup_rapid_matches": 1,
+    "cup_rapid_games": 2,
+    "cup_sudden_death": 1,
+    "cup_decider": Tournament.CupDecider.ARMAGEDDON,
+    "cup_tiebreak_base_seconds": 180,
+    "cup_tiebreak_increment_seconds": 2,
+}
+
+
 class TournamentForm(forms.Form):
     name = forms.CharField(max_length=100, label=_("Name"))
     description = forms.CharField(
@@ -74,6 +85,55 @@ class TournamentForm(forms.Form):
         initial=Tournament.MatchScoring.GAME_POINTS,
         required=False,
         label=_("A match scores"),
+    )
+    cup_rapid_matches = forms.IntegerField(
+        min_value=0,
+        max_value=4,
+        initial=1,
+        required=False,
+        label=_("Cup: tie-break matches"),
+        help_text=_("knockout cup: a pairing still tied plays this many short matches first"),
+    )
+    cup_rapid_games = forms.IntegerField(
+        min_value=1,
+        max_value=MAX_GAMES,
+        initial=2,
+        required=False,
+        label=_("Cup: games per tie-break match"),
+    )
+    cup_sudden_death = forms.IntegerField(
+        min_value=0,
+        max_value=10,
+        initial=1,
+        required=False,
+        label=_("Cup: sudden-death games"),
+        help_text=_("then up to this many single games: the first one won decides"),
+    )
+    cup_decider = forms.ChoiceField(
+        choices=Tournament.CupDecider.choices,
+        initial=Tournament.CupDecider.ARMAGEDDON,
+        required=False,
+        label=_("Cup: when still tied"),
+    )
+    cup_tiebreak_base_seconds = forms.IntegerField(
+        min_value=15,
+        max_value=86400,
+        initial=180,
+        required=False,
+        label=_("Cup: tie-break clock (seconds each)"),
+    )
+    cup_tiebreak_increment_seconds = forms.IntegerField(
+        min_value=0,
+        max_value=600,
+        initial=2,
+        required=False,
+        label=_("Cup: tie-break increment (seconds)"),
+    )
+    cup_third_place = forms.BooleanField(
+        required=False,
+        initial=True,
+        label=_("Cup: a match for third place"),
+        help_text=_("the semi-finals' losers play it beside the final"),
     )
     rounds = forms.IntegerField(
         min_value=1,
@@ -293,6 +353,9 @@ class TournamentForm(forms.Form):
                 data.pop(optional, None)  # not sent: the default, or unchanged
         data["bye_requests_closed_rounds"] = data.get("bye_requests_closed_rounds") or 0
         data["match_games"] = data.get("match_games") or 1
+        for name, default in CUP_DEFAULTS.items():
+            if data.get(name) in (None, ""):
+                data[name] = default
         data["prize_ties"] = data.get("prize_ties") or "tiebreak"
         if self.started:
             for name in self.FIXED_ONCE_STARTED:

@@ -23,6 +23,7 @@ from tournaments.models import (
 )
 from tournaments.pairing.matches import game_sides
 from tournaments.pairing.model import PLAYED_RESULTS
+from tournaments.templatetags.tournament_results import shown_points
 from tournaments.tiebreak_texts import tiebreak_name
 from tournaments.tiebreaks import (
     TIEBREAKS,
@@ -37,8 +38,7 @@ SYMBOLS = {"1": "1", "=": "½", "0": "0", "+": "+", "-": "−", "U": "U", "H": "
 
 
 def _points(value: float) -> str:
-    whole, half = int(value), value - int(value) >= 0.5
-    return f"{whole}½" if half and whole else ("½" if half else str(whole))
+    return shown_points(value)
 
 
 def tournament_by_slug(slug: str) -> Tournament:

@@ -49,6 +49,7 @@ urlpatterns = [
     path("<slug:slug>/wall-chart/", printouts.wall_chart, name="tournament-wall-chart"),
     path("<slug:slug>/projector/", printouts.projector, name="tournament-projector"),
     path("<slug:slug>/standings/", views.tournament_standings, name="tournament-standings"),
+    path("<slug:slug>/bracket/", views.tournament_bracket, name="tournament-bracket"),
     path("<slug:slug>/prizes/", views.tournament_prizes, name="tournament-prizes"),
     path(
         "<slug:slug>/rating-report/",

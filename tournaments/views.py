@@ -12,7 +12,7 @@ from urllib.parse import urlencode
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.http import HttpResponse, JsonResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -26,6 +26,7 @@ from ratings.selectors import ratings_being_updated
 from tournaments import (
     actions,
     award_selectors,
+    cup_selectors,
     exports,
     public_selectors,
     selectors,
@@ -286,6 +287,24 @@ def tournament_standings(request, slug: str):
             standings=selectors.standings(tournament, after=after),
             tiebreak_names=selectors.tiebreak_names(tournament),
             earlier=range(1, tournament.current_round),
+        ),
+    )
+
+
+def tournament_bracket(request, slug: str):
+    """A knockout cup's bracket, live."""
+    tournament = _tournament(slug)
+    if not tournament.is_knockout:
+        raise Http404(_("Only a knockout cup has a bracket."))
+    bracket = cup_selectors.cup_bracket(tournament)
+    return render(
+        request,
+        "tournaments/bracket.html",
+        _context(
+            request,
+            tournament,
+            bracket=bracket,
+            champion=cup_selectors.cup_champion(bracket),
         ),
     )
 

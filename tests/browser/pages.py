@@ -7,6 +7,7 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 
 from django.db import connections
+from playwright.sync_api import expect
 
 from games import engine
 from tests.browser.conftest import TIMEOUT_MS
@@ -78,6 +79,24 @@ def in_view(page, locator) -> None:
     box = locator.bounding_box()
     size = page.viewport_size
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= size["width"]
+
+
+def in_the_window(page, locator) -> None:
+    """A person sees it without scrolling: visible, inside the viewport both ways."""
+    expect(locator).to_be_visible()
+    expect(locator).to_be_in_viewport()
+    in_view(page, locator)
+
+
+def clickable_move(position: engine.Position) -> str:
+    """A legal move the board plays by clicks alone (no "which way?" to answer)."""
+    for notation in sorted(move.notation for move in engine.legal_moves(position)):
+        try:
+            clicks_for(position, notation)
+        except AssertionError:
+            continue
+        return notation
+    raise AssertionError("no move is played by clicks alone")
 
 
 def cell(page, name: str):

@@ -27,9 +27,9 @@ from games.models import Game
 from tests.browser.asgi_server import asgi_live_server  # noqa: F401 (a fixture)
 from tests.browser.pages import (
     click_move,
-    clicks_for,
+    clickable_move,
     errors_watched,
-    in_view,
+    in_the_window,
     move_at,
     outside_the_event_loop,
     page_opener,
@@ -61,27 +61,9 @@ def _match_game(board: Board, number: int) -> Game:
     return MatchGame.objects.select_related("game").get(board=board, number=number).game
 
 
-def _clickable_move(position: engine.Position) -> str:
-    """A legal move the page plays by clicks alone (no "which way?" to answer)."""
-    for notation in sorted(move.notation for move in engine.legal_moves(position)):
-        try:
-            clicks_for(position, notation)
-        except AssertionError:
-            continue
-        return notation
-    raise AssertionError("no move is played by clicks alone")
-
-
 def _game_page_ready(page) -> None:
     expect(page.locator("#connection")).to_have_attribute("data-state", "live")
     expect(page.locator("#board [data-cell='e5']")).to_be_attached()
-
-
-def _in_the_window(page, locator) -> None:
-    """A person sees it without scrolling: inside the viewport both ways."""
-    expect(locator).to_be_visible()
-    expect(locator).to_be_in_viewport()
-    in_view(page, locator)
 
 
 def _first_moves(first, second, game: Game) -> None:
@@ -89,7 +71,7 @@ def _first_moves(first, second, game: Game) -> None:
     position = engine.Position.from_string(game.position)
     for ply, (mover, watcher) in enumerate(((first, second), (second, first)), start=1):
         expect(mover.locator("#turn")).to_have_text(re.compile("^Your turn"))
-        notation = _clickable_move(position)
+        notation = clickable_move(position)
         click_move(mover, position, notation)
         expect(move_at(mover, ply)).to_have_text(notation)
         expect(move_at(watcher, ply)).to_have_text(notation)
@@ -130,7 +112,7 @@ def test_a_match_round_of_two_games_played_through_the_pages(
         games_per_pairing.fill("2")
         field("A match scores").select_option("game")
         games_per_pairing.scroll_into_view_if_needed()
-        _in_the_window(dora, games_per_pairing)
+        in_the_window(dora, games_per_pairing)
         dora.screenshot(path=str(shots / "sumito-match-settings.png"), full_page=True)
         dora.get_by_role("button", name="Create tournament").click()
         expect(messages(dora)).to_contain_text("Match Swiss is open for registration")
@@ -180,7 +162,7 @@ def test_a_match_round_of_two_games_played_through_the_pages(
             expect(alert).to_contain_text("Your game is ready.")
             expect(alert).to_contain_text(f"your game against {opponent} is ready")
             go = alert.get_by_role("link", name="Go to your game")
-            _in_the_window(page, go)
+            in_the_window(page, go)
             go.click()
             page.wait_for_url(f"**/games/{game_one.pk}/")
             _game_page_ready(page)
@@ -188,8 +170,8 @@ def test_a_match_round_of_two_games_played_through_the_pages(
         expect(black.locator("#player-b")).to_contain_text("you")
         expect(white.locator("#player-w")).to_contain_text("you")
         expect(white.locator("#turn")).to_have_text(re.compile("^Black to move"))
-        _in_the_window(black, black.locator("#board"))
-        _in_the_window(black, black.locator("#turn"))
+        in_the_window(black, black.locator("#board"))
+        in_the_window(black, black.locator("#turn"))
 
         # Board 2's match is played out meanwhile, 1-1: each game won by its first mover.
         outside_the_event_loop(_play_out, game_id=_match_game(two, 1).pk, winner="first")
@@ -198,7 +180,7 @@ def test_a_match_round_of_two_games_played_through_the_pages(
         # Game 1: a move each by clicking on the board, then White resigns (a dialog asks).
         _first_moves(black, white, game_one)
         resign = white.locator("#resign")
-        _in_the_window(white, resign)
+        in_the_window(white, resign)
         dialogs = []
 
         def accept(dialog):
@@ -219,7 +201,7 @@ def test_a_match_round_of_two_games_played_through_the_pages(
             alert = page.locator("#notification-banner").get_by_role("alert")
             expect(alert).to_contain_text("Your game is ready.")
             expect(alert).to_contain_text(f"You play {colour}")
-            _in_the_window(page, alert.get_by_role("link", name="Go to your game"))
+            in_the_window(page, alert.get_by_role("link", name="Go to your game"))
 
         # --- The round page, mid-match: 1-0 on board 1, game 2 of 2, a link to watch it.
         dora.goto(f"/tournaments/{slug}/rounds/1/")
@@ -233,8 +215,8 @@ def test_a_match_round_of_two_games_played_through_the_pages(
         board_two = dora.locator("#board-2")
         expect(board_two.locator(".match-score")).to_have_text("1-1")
         expect(board_two.locator(".match-progress")).to_have_count(0)
-        _in_the_window(dora, board_one.locator(".match-score"))
-        _in_the_window(dora, watch_two)
+        in_the_window(dora, board_one.locator(".match-score"))
+        in_the_window(dora, watch_two)
         dora.screenshot(path=str(shots / "sumito-match-round-mid.png"), full_page=True)
 
         # --- Board 1's Black follows the banner; its White the round page's link.
@@ -255,13 +237,13 @@ def test_a_match_round_of_two_games_played_through_the_pages(
         expect(black.locator("#board")).to_have_attribute("data-orientation", "w")
         expect(white.locator("#board")).to_have_attribute("data-orientation", "b")
         for page in (black, white):
-            _in_the_window(page, page.locator("#board"))
-            _in_the_window(page, page.locator("#turn"))
+            in_the_window(page, page.locator("#board"))
+            in_the_window(page, page.locator("#turn"))
             # The header names the event, the round and the game of the match.
             expect(page.locator(".game-event")).to_have_text(
                 re.compile(r", round 1 · game 2 of 2$")
             )
-            _in_the_window(page, page.locator("#to-round"))
+            in_the_window(page, page.locator("#to-round"))
             expect(page.locator("#next-game")).to_have_count(0)  # the match's last game
         black.screenshot(path=str(shots / "sumito-match-game2.png"))
 
@@ -271,7 +253,7 @@ def test_a_match_round_of_two_games_played_through_the_pages(
         expect(white.locator("#draw-info")).to_have_text("You offered a draw.")
         expect(black.locator("#draw-info")).to_have_text("Black offers a draw.")
         accept_draw = black.get_by_role("button", name="Accept draw")
-        _in_the_window(black, accept_draw)
+        in_the_window(black, accept_draw)
         accept_draw.click()
         for page in (black, white):
             expect(page.locator("#result")).to_contain_text("Draw agreed")
@@ -290,7 +272,7 @@ def test_a_match_round_of_two_games_played_through_the_pages(
             "href", f"/archive/games/{game_two.pk}/"
         )
         expect(dora.locator("#live h2 .badge")).to_have_text("Finished")
-        _in_the_window(dora, board_one.locator(".match-score"))
+        in_the_window(dora, board_one.locator(".match-score"))
         dora.screenshot(path=str(shots / "sumito-match-round-done.png"), full_page=True)
         one.refresh_from_db()
         assert (one.result, one.termination) == ("1-0", "match")
@@ -308,7 +290,7 @@ def test_a_match_round_of_two_games_played_through_the_pages(
             row = standings.filter(has=dora.get_by_role("link", name=name, exact=True))
             expect(row.locator("td").nth(4)).to_have_text(shown_points(points))  # 1½, ½, 1
         expect(standings.first).to_contain_text(black_shown)
-        _in_the_window(dora, standings.first)
+        in_the_window(dora, standings.first)
         dora.screenshot(path=str(shots / "sumito-match-standings.png"), full_page=True)
 
         # --- The TRF, downloaded from the event's page: a match worth two games' points, and

@@ -13,7 +13,12 @@ from playwright.sync_api import expect
 
 from ratings.models import RatingChange
 from tests.browser.asgi_server import asgi_live_server  # noqa: F401 (a fixture)
-from tests.browser.pages import errors_watched, in_view, outside_the_event_loop, page_opener
+from tests.browser.pages import (
+    errors_watched,
+    in_the_window,
+    outside_the_event_loop,
+    page_opener,
+)
 from tests.browser.site_pages import screenshot_dir
 from tests.browser.tournament_pages import club_of_players, entrants_rated, messages, shown_points
 from tests.conftest import PASSWORD
@@ -34,12 +39,6 @@ def _changes(slug: str) -> int:
     return RatingChange.objects.filter(match_game__board__round__tournament__slug=slug).count()
 
 
-def _in_the_window(page, locator) -> None:
-    expect(locator).to_be_visible()
-    expect(locator).to_be_in_viewport()
-    in_view(page, locator)
-
-
 def _enter_game(page, board: int, game: int, result: str, marbles=("", ""), reason=None):
     form = page.locator(f"form.game-result-form[data-board='{board}'][data-game='{game}']")
     form.get_by_label(f"Result of board {board}, game {game}", exact=True).select_option(result)
@@ -51,7 +50,7 @@ def _enter_game(page, board: int, game: int, result: str, marbles=("", ""), reas
     )
     if reason is not None:
         form.get_by_label("Reason").fill(reason)
-    _in_the_window(page, form.get_by_role("button"))
+    in_the_window(page, form.get_by_role("button"))
     form.get_by_role("button").click()
 
 
@@ -125,7 +124,7 @@ def test_a_directors_round_of_matches_over_the_board(
         expect(dora.locator("#boards .match-score")).to_have_text(["1½-½", "1-1"])
         expect(dora.locator("#live h2 .badge")).to_have_text("Finished")
         assert outside_the_event_loop(_changes, slug=slug) == 8
-        _in_the_window(dora, board_one.locator(".match-score"))
+        in_the_window(dora, board_one.locator(".match-score"))
         dora.screenshot(path=str(shots / "sumito-otb-match-round-done.png"), full_page=True)
 
         # --- A correction once round 2 is paired needs its reason, then corrects the match.
@@ -159,7 +158,7 @@ def test_a_directors_round_of_matches_over_the_board(
         phone.goto(f"/tournaments/{slug}/rounds/1/")
         form = phone.locator("form.game-result-form[data-board='2'][data-game='1']")
         form.scroll_into_view_if_needed()
-        _in_the_window(phone, form.get_by_label("Result of board 2, game 1", exact=True))
+        in_the_window(phone, form.get_by_label("Result of board 2, game 1", exact=True))
         phone.screenshot(path=str(shots / "sumito-otb-match-phone.png"), full_page=True)
 
     assert problems == []

@@ -24,6 +24,7 @@ FLOORS = [
     ["notifications"],
     ["clubs", "games"],
     ["ratings"],
+    ["teams"],
     ["tournaments", "multiplayer", "analysis", "pools"],
     ["archive", "bots"],
     ["players"],

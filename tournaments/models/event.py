@@ -12,6 +12,7 @@ from django_countries.fields import CountryField
 
 from games.clock import TimeControl
 from games.models import START_CHOICES
+from tournaments.pairing import knockout
 
 NOTE_LENGTH = 1000
 
@@ -30,6 +31,7 @@ class Tournament(models.Model):
         SWISS = "swiss", _("Swiss (FIDE Dutch)")
         ROUND_ROBIN = "round_robin", _("Round-robin")
         DOUBLE_ROUND_ROBIN = "double_round_robin", _("Double round-robin")
+        KNOCKOUT = "knockout", _("Knockout cup")
 
     class PlayMode(models.TextChoices):
         SERVER = "server", _("On the server")
@@ -59,6 +61,11 @@ class Tournament(models.Model):
     class MatchScoring(models.TextChoices):  # tournaments.pairing.matches.SCORINGS
         GAME_POINTS = "game", _("Game points: a match won 1½-½ scores 1½")
         MATCH_POINTS = "match", _("Match points: 1 for a match won, ½ for a match drawn")
+
+    class CupDecider(models.TextChoices):  # tournaments.pairing.knockout.DECIDERS
+        ARMAGEDDON = "armageddon", _("An Armageddon game: a draw goes to its second mover")
+        HIGHER_SEED = "higher_seed", _("The higher seed goes through")
+        LOT = "lot", _("The director draws lots")
 
     class TiebreakRules(models.TextChoices):  # tournaments.tiebreaks.RULES
         FIDE_2026 = "fide-2026", _("FIDE C.07 as amended in March 2026")
@@ -116,6 +123,26 @@ class Tournament(models.Model):
     match_scoring = models.CharField(
         max_length=5, choices=MatchScoring.choices, default=MatchScoring.GAME_POINTS
     )
+    # Knockout cups (tournaments.pairing.knockout): a pairing tied after its ``match_games``
+    # plays ``cup_rapid_matches`` tie-break matches of ``cup_rapid_games`` games, then up to
+    # ``cup_sudden_death`` games, then the ``cup_decider``; tie-break games at the faster clock.
+    cup_rapid_matches = models.PositiveSmallIntegerField(
+        default=1, validators=[MaxValueValidator(4)]
+    )
+    cup_rapid_games = models.PositiveSmallIntegerField(
+        default=2, validators=[MinValueValidator(1), MaxValueValidator(8)]
+    )
+    cup_sudden_death = models.PositiveSmallIntegerField(
+        default=1, validators=[MaxValueValidator(10)]
+    )
+    cup_decider = models.CharField(
+        max_length=12, choices=CupDecider.choices, default=CupDecider.ARMAGEDDON
+    )
+    cup_tiebreak_base_seconds = models.PositiveIntegerField(
+        default=180, validators=[MinValueValidator(15)]
+    )
+    cup_tiebreak_increment_seconds = models.PositiveIntegerField(default=2)
+    cup_third_place = models.BooleanField(default=True)
     play_mode = models.CharField(max_length=6, choices=PlayMode.choices, default=PlayMode.SERVER)
     entry = models.CharField(max_length=8, choices=Entry.choices, default=Entry.MEMBERS)
     registration_opens_at = models.DateTimeField(null=True, blank=True)
@@ -195,12 +222,32 @@ class Tournament(models.Model):
 
     @property
     def has_matches(self) -> bool:
-        """Whether each pairing plays a match of several games."""
-        return self.match_games > 1
+        """Whether each pairing plays a match of several games (a cup's pairing always may:
+        its tie-break games)."""
+        return self.match_games > 1 or self.is_knockout
 
     @property
     def is_round_robin(self) -> bool:
+        return self.format in (self.Format.ROUND_ROBIN, self.Format.DOUBLE_ROUND_ROBIN)
+
+    @property
+    def is_knockout(self) -> bool:
+        return self.format == self.Format.KNOCKOUT
+
+    @property
+    def field_fixed_at_start(self) -> bool:
+        """A round-robin or a cup: no late entries and no byes once it has begun."""
         return self.format != self.Format.SWISS
+
+    @property
+    def cup_rule(self) -> knockout.TieBreakRule:
+        return knockout.TieBreakRule(
+            games=self.match_games,
+            rapid_matches=self.cup_rapid_matches,
+            rapid_games=self.cup_rapid_games,
+            sudden_death=self.cup_sudden_death,
+            decider=self.cup_decider,
+        )
 
     @property
     def zone(self) -> ZoneInfo:

@@ -63,6 +63,9 @@ class Board(models.Model):
     # Marbles pushed off by each side, when known.
     black_marbles = models.PositiveSmallIntegerField(null=True, blank=True)
     white_marbles = models.PositiveSmallIntegerField(null=True, blank=True)
+    #: a cup's place in its round's bracket, from 0 at the top (in the final round, 1 is the
+    #: match for third place)
+    slot = models.PositiveSmallIntegerField(null=True, blank=True)
     termination = models.CharField(max_length=16, blank=True)
     game = models.OneToOneField(
         "games.Game",
@@ -135,6 +138,8 @@ class MatchGame(models.Model):
     termination = models.CharField(max_length=16, blank=True)
     #: when a director first entered the result of a game played over the board
     entered_at = models.DateTimeField(null=True, blank=True)
+    #: a cup's game: of the match, or a tie-break game (``tournaments.pairing.knockout``)
+    kind = models.CharField(max_length=12, default="match")
 
     class Meta:
         ordering = ["board", "number"]

@@ -235,6 +235,8 @@ def bye_grant(
         require_director(tournament, actor, _("grant byes"))
         if tournament.is_round_robin:
             raise Conflict(_("A round-robin has no byes to grant."), code="round_robin")
+        if tournament.is_knockout:
+            raise Conflict(_("A knockout cup has no byes to grant."), code="cup")
         if not 1 <= round_number <= tournament.rounds:
             raise NotFound(
                 _("%(name)s has no round %(round_number)s.")

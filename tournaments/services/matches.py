@@ -21,13 +21,18 @@ from games.models import Game
 from games.options import GameOptions
 from tournaments import history, notify
 from tournaments.models import Board, MatchGame, Round, Tournament
+from tournaments.pairing import knockout
 from tournaments.pairing.matches import game_sides
 
 
-def game_options(tournament: Tournament) -> GameOptions:
+def game_options(tournament: Tournament, kind: str = knockout.MATCH_GAME) -> GameOptions:
+    """A game of the event; a cup's tie-break game at the cup's faster clock."""
+    tiebreak = tournament.is_knockout and kind != knockout.MATCH_GAME
     return GameOptions(
-        base_seconds=tournament.base_seconds,
-        increment_seconds=tournament.increment_seconds,
+        base_seconds=tournament.cup_tiebreak_base_seconds if tiebreak else tournament.base_seconds,
+        increment_seconds=(
+            tournament.cup_tiebreak_increment_seconds if tiebreak else tournament.increment_seconds
+        ),
         marbles_to_win=tournament.marbles_to_win,
         start=tournament.start_position,
         rated=tournament.rated,
@@ -36,15 +41,21 @@ def game_options(tournament: Tournament) -> GameOptions:
 
 
 def board_game_create(
-    tournament: Tournament, round_: Round, board: Board, now: datetime, number: int = 1
+    tournament: Tournament,
+    round_: Round,
+    board: Board,
+    now: datetime,
+    number: int = 1,
+    kind: str = knockout.MATCH_GAME,
 ) -> Game:
     """Create game ``number`` of ``board`` (the board's colours, swapped in a match's even
-    games), make it the board's game in play and tell both players."""
+    games; a cup's tie-break games go on alternating), make it the board's game in play and
+    tell both players."""
     first, second = game_sides(board.black, board.white, number)
     game = game_services.game_create(
         black=first.user,
         white=second.user,
-        options=game_options(tournament),
+        options=game_options(tournament, kind),
         now=now,
         max_plies_result=tournament.max_plies_result,
         forfeit_if_unplayed=True,
@@ -54,7 +65,7 @@ def board_game_create(
     board.game = game
     board.save(update_fields=["game"])
     if tournament.has_matches:
-        MatchGame.objects.create(board=board, number=number, game=game)
+        MatchGame.objects.create(board=board, number=number, game=game, kind=kind)
     notify.game_started(tournament, round_, board, now)
     return game
 
@@ -82,6 +93,8 @@ def match_game_finished(
     match_game.first_marbles, match_game.second_marbles = marbles_pushed_off(game)
     match_game.termination = game.termination
     match_game.save(update_fields=["result", "first_marbles", "second_marbles", "termination"])
+    if tournament.is_knockout:
+        return cup_board_decide(tournament, round_, board, now)
     if match_game.number < tournament.match_games:
         if not MatchGame.objects.filter(board=board, number=match_game.number + 1).exists():
             board_game_create(tournament, round_, board, now, match_game.number + 1)
@@ -92,6 +105,38 @@ def match_game_finished(
     board.termination = "match"
     board.save(update_fields=["result", "black_marbles", "white_marbles", "termination"])
     return True
+
+
+def cup_board_decide(tournament: Tournament, round_: Round, board: Board, now: datetime) -> bool:
+    """Where a cup's pairing stands after its games so far (:func:`knockout.decide`): the next
+    game (a tie-break game at the faster clock) created once, or the board decided: ``1-0``
+    when its Black goes through, ``0-1`` for its White, ``--`` when both are out; its
+    termination the kind of game or rule that decided. Lots to draw leave the board open for
+    the director (:func:`tournaments.services.cups.cup_lot_drawn`). Returns whether the board
+    now has its result."""
+    results = [game.result for game in board.match_games.order_by("number")]
+    decision = knockout.decide(tournament.cup_rule, results)
+    if decision.stage == knockout.PLAY:
+        if (
+            tournament.play_mode == Tournament.PlayMode.SERVER
+            and not MatchGame.objects.filter(board=board, number=decision.number).exists()
+        ):
+            board_game_create(tournament, round_, board, now, decision.number, decision.kind)
+        return False
+    if decision.stage == knockout.DRAW_LOTS:
+        return False
+    if decision.stage == knockout.BOTH_OUT:
+        board.result = Board.Result.DOUBLE_FORFEIT
+    else:
+        board.result = CUP_RESULTS[decision.winner]
+    board.black_marbles, board.white_marbles = match_marbles(board)
+    board.termination = decision.by or "match"
+    board.save(update_fields=["result", "black_marbles", "white_marbles", "termination"])
+    return True
+
+
+#: A cup's board once decided: the side of the pairing that goes through.
+CUP_RESULTS = {"black": Board.Result.BLACK_WINS, "white": Board.Result.WHITE_WINS}
 
 
 def marbles_pushed_off(game: Game) -> tuple[int, int]:

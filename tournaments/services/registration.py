@@ -229,6 +229,8 @@ def check_director_may_add(tournament: Tournament, actor: User) -> None:
         raise Conflict(
             gettext("A round-robin cannot take late entries."), code="round_robin_started"
         )
+    if tournament.status == Tournament.Status.RUNNING and tournament.is_knockout:
+        raise Conflict(gettext("A knockout cup cannot take late entries."), code="cup_started")
 
 
 def entrant_add(
@@ -358,6 +360,8 @@ def bye_request(
             raise Conflict(
                 gettext("Byes cannot be requested in a round-robin."), code="round_robin"
             )
+        if tournament.is_knockout:
+            raise Conflict(gettext("Byes cannot be requested in a knockout cup."), code="cup")
         if (
             Round.objects.filter(tournament=tournament, number__gte=round_number).exists()
             or round_number < 1

@@ -22,7 +22,7 @@ from core.jobs import enqueue
 from tournaments import draw, notify
 from tournaments.identity import initial_order_key
 from tournaments.models import AuditEntry, Board, Entrant, Round, Tournament
-from tournaments.pairing import PairingError, berger_rounds
+from tournaments.pairing import PairingError, berger_rounds, knockout
 from tournaments.permissions import require_director
 from tournaments.services.common import audit, locked
 from tournaments.services.matches import board_game_create
@@ -62,6 +62,8 @@ def tournament_start(*, tournament: Tournament, actor: User | None, now: datetim
             tournament.rounds = berger_rounds(
                 len(entrants), double=tournament.format == Tournament.Format.DOUBLE_ROUND_ROBIN
             )
+        elif tournament.is_knockout:
+            tournament.rounds = knockout.rounds_of(len(entrants))
         tournament.status = Tournament.Status.RUNNING
         tournament.started_at = now
         tournament.save(update_fields=["status", "started_at", "rounds"])
@@ -290,6 +292,8 @@ def _create_round(tournament: Tournament, number: int, now: datetime) -> Round:
     """The round and its boards as :mod:`tournaments.draw` makes them; the caller holds the lock."""
     if tournament.is_round_robin:
         boards = draw.round_robin_boards(tournament, number)
+    elif tournament.is_knockout:
+        boards = draw.knockout_boards(tournament, number)
     else:
         try:
             boards = draw.swiss_boards(tournament, number)

@@ -31,6 +31,13 @@ SETTINGS_FIELDS = (
     "acceleration",
     "match_games",
     "match_scoring",
+    "cup_rapid_matches",
+    "cup_rapid_games",
+    "cup_sudden_death",
+    "cup_decider",
+    "cup_tiebreak_base_seconds",
+    "cup_tiebreak_increment_seconds",
+    "cup_third_place",
     "rounds",
     "base_seconds",
     "increment_seconds",
@@ -113,6 +120,12 @@ def _validate_settings(fields: dict) -> dict:
             raise InvalidInput(gettext("%(cap)s is a number of rounds, 0 to 30.") % {"cap": cap})
     if "first_move_seconds" in fields and not 10 <= int(fields["first_move_seconds"]) <= 3600:
         raise InvalidInput(gettext("The time for a first move is 10 to 3600 seconds."))
+    for name, low, high in CUP_RANGES:
+        if name in fields and not _int_between(fields[name], low, high):
+            raise InvalidInput(
+                gettext("%(name)s is a whole number from %(low)s to %(high)s.")
+                % {"name": name, "low": low, "high": high}
+            )
     if "bye_points" in fields:
         fields["bye_points"] = Decimal(str(fields["bye_points"]))
         if fields["bye_points"] not in (Decimal("0"), Decimal("0.5"), Decimal("1")):
@@ -127,6 +140,7 @@ def _validate_settings(fields: dict) -> dict:
         ("tiebreak_rules", Tournament.TiebreakRules.values),
         ("acceleration", Tournament.Acceleration.values),
         ("match_scoring", Tournament.MatchScoring.values),
+        ("cup_decider", Tournament.CupDecider.values),
     ):
         if choice_field in fields and fields[choice_field] not in choices:
             raise InvalidInput(
@@ -217,7 +231,17 @@ def _validate_acceleration(fields: dict, current: Tournament | None) -> dict:
 
 def _validate_matches(fields: dict, current: Tournament | None) -> dict:
     """Match rounds: 1 to 8 games a pairing (1: single games), on the server or over the
-    board (where the director enters each game's result)."""
+    board (where the director enters each game's result). A knockout cup is played on the
+    server (its tie-break games follow one another as the games end)."""
+    format_ = fields.get("format", current.format if current else Tournament.Format.SWISS)
+    play_mode = fields.get("play_mode", current.play_mode if current else "server")
+    if format_ == Tournament.Format.KNOCKOUT and play_mode != Tournament.PlayMode.SERVER:
+        raise InvalidInput(
+            gettext(
+                "A knockout cup is played on the server: its tie-break games follow "
+                "one another as the games end."
+            )
+        )
     if "match_games" in fields:
         games = fields["match_games"]
         if isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= MAX_GAMES:
@@ -291,6 +315,20 @@ def tournament_create(*, club: Club, actor: User, name: str, **fields) -> Tourna
     return Tournament.objects.create(club=club, slug=slug, created_by=actor, **fields)
 
 
+#: A cup's tie-break settings and their ranges (tournaments.pairing.knockout.TieBreakRule).
+CUP_RANGES = (
+    ("cup_rapid_matches", 0, 4),
+    ("cup_rapid_games", 1, MAX_GAMES),
+    ("cup_sudden_death", 0, 10),
+    ("cup_tiebreak_base_seconds", 15, 86400),
+    ("cup_tiebreak_increment_seconds", 0, 600),
+)
+
+
+def _int_between(value, low: int, high: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
+
+
 #: What is fixed once the event has started: its pairings and games were made under them.
 FIXED_ONCE_STARTED = (
     "format",
@@ -298,6 +336,13 @@ FIXED_ONCE_STARTED = (
     "acceleration",
     "match_games",
     "match_scoring",
+    "cup_rapid_matches",
+    "cup_rapid_games",
+    "cup_sudden_death",
+    "cup_decider",
+    "cup_tiebreak_base_seconds",
+    "cup_tiebreak_increment_seconds",
+    "cup_third_place",
     "rounds",
     "base_seconds",
     "increment_seconds",

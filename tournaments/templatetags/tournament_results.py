@@ -20,6 +20,13 @@ def shown_result(stored: str) -> str:
 
 
 @register.filter
+def shown_points(value: float) -> str:
+    """Points as the event's pages write them: 1, ½, 2½."""
+    whole, half = int(value), value - int(value) >= 0.5
+    return f"{whole}½" if half and whole else ("½" if half else str(whole))
+
+
+@register.filter
 def player(entrant) -> str:
     """An entrant as the event's tables name them: title, name, federation (``FM Ann Smith
     BEL``), the title and federation marked for the eye and for screen readers."""

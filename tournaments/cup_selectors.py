@@ -1,0 +1,154 @@
+"""A knockout cup's bracket as its page shows it (reads only): each round by its name (final,
+semi-finals, ...), each pairing in bracket order with its players and seeds, the score of the
+match and of its tie-break games, whether it is waiting, in play (with a link to the game),
+decided (and how) or waiting for the director's lots; rounds not yet paired as empty places.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.db.models import Prefetch
+from django.urls import reverse
+
+from core.errors import engine_text
+from tournaments.models import Board, MatchGame, Tournament
+from tournaments.pairing import knockout
+from tournaments.pairing.matches import pairing_side_result, shares
+
+
+@dataclass
+class CupSide:
+    name: str
+    seed: int
+    username: str
+    won: bool = False
+
+
+@dataclass
+class CupMatch:
+    slot: int
+    black: CupSide | None = None
+    white: CupSide | None = None
+    #: "empty" (not paired yet), "bye", "waiting", "playing", "decided", "lots"
+    state: str = "empty"
+    #: game points of the match's games, then of the tie-break games (Black, White)
+    score: tuple[float, float] = (0.0, 0.0)
+    tiebreak: tuple[float, float] | None = None
+    #: what decided it: the kind of game (``match``, ``rapid``, ...), a rule, a forfeit
+    by: str = ""
+    game_url: str = ""
+    board_id: int | None = None
+    board_number: int | None = None
+    third_place: bool = False
+    #: a tie-break game has begun
+    in_tiebreak: bool = False
+
+    @property
+    def lot_choices(self) -> list[tuple[str, CupSide]]:
+        return [("black", self.black), ("white", self.white)] if self.white else []
+
+
+@dataclass
+class CupRound:
+    number: int
+    name: str
+    matches: list[CupMatch] = field(default_factory=list)
+
+
+def cup_bracket(tournament: Tournament) -> list[CupRound]:
+    """The cup's rounds, paired or to come, in order (empty before it starts)."""
+    entrants = tournament.entrants.count()
+    if not tournament.is_knockout or tournament.status == Tournament.Status.REGISTRATION:
+        return []
+    rounds = tournament.rounds
+    boards = (
+        Board.objects.filter(round__tournament=tournament)
+        .select_related("round", "black__user", "white__user", "game")
+        .prefetch_related(Prefetch("match_games", queryset=MatchGame.objects.order_by("number")))
+        .order_by("round__number", "slot", "number")
+    )
+    by_round: dict[int, list[Board]] = {}
+    for board in boards:
+        by_round.setdefault(board.round.number, []).append(board)
+    slots = len(knockout.first_round(entrants))
+    bracket = []
+    for number in range(1, rounds + 1):
+        cup_round = CupRound(number, engine_text(knockout.round_name(number, rounds)))
+        paired = {board.slot: board for board in by_round.get(number, [])}
+        for slot in range(slots):
+            board = paired.get(slot)
+            cup_round.matches.append(
+                _match(tournament, board) if board is not None else CupMatch(slot)
+            )
+        third = paired.get(1) if slots == 1 else None
+        if third is not None:
+            cup_round.matches.append(_match(tournament, third, third_place=True))
+        bracket.append(cup_round)
+        slots = max(1, slots // 2)
+    return bracket
+
+
+def _side(entrant) -> CupSide:
+    return CupSide(entrant.label, entrant.pairing_number, entrant.user.username)
+
+
+def _match(tournament: Tournament, board: Board, third_place: bool = False) -> CupMatch:
+    match = CupMatch(
+        board.slot,
+        _side(board.black),
+        _side(board.white) if board.white_id else None,
+        board_id=board.pk,
+        board_number=board.number,
+        third_place=third_place,
+    )
+    if board.white_id is None:
+        match.state = "bye"
+        match.black.won = True
+        return match
+    every = list(board.match_games.all())
+    match.in_tiebreak = any(game.number > tournament.match_games for game in every)
+    games = [game for game in every if game.result]
+    regular, extra = [0.0, 0.0], None
+    for game in games:
+        read = shares(pairing_side_result(game.result, game.number))
+        if read is None:
+            continue
+        target = regular
+        if game.number > tournament.match_games:
+            extra = extra or [0.0, 0.0]
+            target = extra
+        target[0] += read[0]
+        target[1] += read[1]
+    match.score = (regular[0], regular[1])
+    match.tiebreak = (extra[0], extra[1]) if extra else None
+    if board.result:
+        match.state = "decided"
+        match.by = board.termination
+        if board.result in (Board.Result.BLACK_WINS, Board.Result.BLACK_FORFEIT_WIN):
+            match.black.won = True
+        elif board.result in (Board.Result.WHITE_WINS, Board.Result.WHITE_FORFEIT_WIN):
+            match.white.won = True
+        return match
+    if board.round.status == board.round.Status.PAIRED:
+        match.state = "waiting"
+        return match
+    decision = knockout.decide(tournament.cup_rule, [game.result for game in games])
+    if decision.stage == knockout.DRAW_LOTS:
+        match.state = "lots"
+        return match
+    match.state = "playing"
+    if board.game_id:
+        match.game_url = reverse("game-detail", kwargs={"game_id": board.game_id})
+    return match
+
+
+def cup_champion(bracket: list[CupRound]) -> CupSide | None:
+    """The cup's winner once the final is decided."""
+    if not bracket or not bracket[-1].matches:
+        return None
+    final = bracket[-1].matches[0]
+    for side in (final.black, final.white):
+        if side is not None and side.won and final.state in ("decided", "bye"):
+            return side
+    return None

@@ -1,0 +1,77 @@
+"""Knockout cups (:mod:`tournaments.pairing.knockout`): what a director decides by hand.
+
+A cup's pairing is played on the server game after game, its tie-break games included
+(:func:`tournaments.services.matches.cup_board_decide`); when the cup's last word is the lot
+and the pairing is still tied, the board waits for the director to draw lots and enter who
+goes through (:func:`cup_lot_drawn`). Locks: the tournament, the round, the board, in that
+order, as every tournament service.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from accounts.models import User
+from core.errors import Conflict, InvalidInput
+from tournaments.models import AuditEntry, Board, Round
+from tournaments.pairing import knockout
+from tournaments.permissions import require_director
+from tournaments.services.common import audit, locked
+from tournaments.services.matches import CUP_RESULTS
+from tournaments.services.rounds import round_finish_if_complete
+
+
+def cup_decision(tournament, board: Board) -> knockout.Decision | None:
+    """Where a cup board's pairing stands (None for a bye or a board decided by a forfeit
+    before any game)."""
+    if board.white_id is None:
+        return None
+    results = [game.result for game in board.match_games.all() if game.result]
+    return knockout.decide(tournament.cup_rule, results)
+
+
+def cup_lot_drawn(*, board: Board, actor: User, winner: str, now: datetime) -> Board:
+    """The director enters the lot's winner (``"black"`` or ``"white"``: the board's side) of
+    a cup pairing still tied after every tie-break game. The same lot twice changes nothing."""
+    if winner not in CUP_RESULTS:
+        raise InvalidInput(_("The lot goes to the board's Black or its White."))
+    with transaction.atomic():
+        tournament = locked(board.round.tournament)
+        require_director(tournament, actor, _("draw lots"))
+        if not tournament.is_knockout:
+            raise Conflict(_("Lots decide only a knockout cup's pairings."), code="not_a_cup")
+        round_ = Round.objects.select_for_update().get(pk=board.round_id)
+        board = (
+            Board.objects.select_for_update(of=("self",))
+            .select_related("black__user", "white__user")
+            .get(pk=board.pk)
+        )
+        if board.result:
+            if board.termination == "lot" and board.result == CUP_RESULTS[winner]:
+                return board
+            raise Conflict(
+                _("Board %(number)s is decided already.") % {"number": board.number},
+                code="decided",
+            )
+        decision = cup_decision(tournament, board)
+        if decision is None or decision.stage != knockout.DRAW_LOTS:
+            raise Conflict(
+                _("Board %(number)s is not waiting for lots.") % {"number": board.number},
+                code="no_lots",
+            )
+        board.result = CUP_RESULTS[winner]
+        board.termination = "lot"
+        board.save(update_fields=["result", "termination"])
+        chosen = board.black if winner == "black" else board.white
+        audit(
+            tournament,
+            actor,
+            AuditEntry.What.LOTS_DRAWN,
+            f"Round {round_.number}, board {board.number}: {chosen.label} goes through",
+            now,
+        )
+        round_finish_if_complete(tournament, round_, now)
+    return board

@@ -156,3 +156,19 @@ def test_a_bracket_is_paired_as_art_3_6_defines_it(seed):
     rules = TeamSwissRules(rounds=9, colour_model=rng.choice([TYPE_A, TYPE_B]))
     round_ = _Round(teams, played + 1, rules)
     assert round_.bracket_pairing(3.0, tpns) == _by_definition(round_, 3.0, tpns)
+
+
+def test_a_match_nobody_came_to_is_lost_by_both_and_one_each_team_came_to_is_played():
+    nobody = [TeamMatchRecord(1, 1, 2, ("--", "--"))]
+    one, two = swiss_teams([1, 2], nobody, 2)
+    assert (one.primary, two.primary, one.met, one.bye_barred, two.bye_barred) == (
+        0.0,
+        0.0,
+        frozenset(),
+        False,
+        False,
+    )
+    # each team had a player at a board (each won one by forfeit): both came, the match counts
+    both = [TeamMatchRecord(1, 1, 2, ("+-", "+-"))]
+    one, two = swiss_teams([1, 2], both, 2)
+    assert (one.primary, two.primary, one.met, one.colours) == (1.0, 1.0, frozenset({2}), (BLACK,))

@@ -4,7 +4,9 @@ dependency): generated events are paired by our engine round after round with ra
 results (single boards forfeited too), each round written as a TRF-2026 team file and the
 next round asked of the checker: the matches, their colours (board 1's first mover) and the
 PAB must be the same. Every colour model of art. 1.7, match or game points primary, with and
-without the secondary score, odd and even numbers of teams and boards."""
+without the secondary score, odd and even numbers of teams and boards, now and then a match
+forfeited as a whole (TRF-2026's ``330``); a round with no legal pairing (art. 3.3.3) is one
+for both."""
 
 import json
 import random
@@ -13,7 +15,7 @@ import sys
 
 import pytest
 
-from tournaments.pairing.model import BLACK, WHITE
+from tournaments.pairing.model import BLACK, WHITE, PairingError
 from tournaments.pairing.team_swiss import (
     NO_PREFERENCES,
     TYPE_A,
@@ -65,10 +67,13 @@ def _generated(seed: int) -> tuple:
 EVENTS += [_generated(seed) for seed in range(100, 136)]
 
 
+#: The checker's status when a round has no legal pairing.
+NO_LEGAL_PAIRING = 2
+
 MODELS = {TYPE_A: "typea", TYPE_B: "typeb", NO_PREFERENCES: "nocolor"}
 
 
-def checker_round(path, rules, primary) -> tuple[list[tuple[int, int]], int | None]:
+def checker_round(path, rules, primary) -> tuple[list[tuple[int, int]], int | None, int]:
     """The checker's next round. Its ``-m`` names the colour model and the scores (it reads
     them from there, not from the file's ``192``)."""
     scores = ["mp", "gp"] if primary == "match" else ["gp", "mp"]
@@ -80,15 +85,21 @@ def checker_round(path, rules, primary) -> tuple[list[tuple[int, int]], int | No
         text=True,
         check=True,
     )
-    pairs = json.loads(done.stdout)["pairingResult"]["pairs"]
+    answer = json.loads(done.stdout)
+    pairs = answer["pairingResult"]["pairs"]
     matches = [(w, b) for w, b in pairs if w and b]
     byes = [w or b for w, b in pairs if not (w and b)]
-    return matches, (byes[0] if byes else None)
+    return matches, (byes[0] if byes else None), answer["status"]["code"]
 
 
 def _results(rng: random.Random, boards: int) -> tuple[str, ...]:
-    """A match's board results, forfeits included, with at least one game played (a match
-    forfeited as a whole is its own case, not written by the TRF here)."""
+    """A match's board results, single boards forfeited too; now and then a match forfeited as
+    a whole (a team did not come: it loses every board; rarely neither came)."""
+    roll = rng.random()
+    if roll < 0.04:  # the second team did not come: the first wins every board
+        return tuple("+-" if board % 2 == 0 else "-+" for board in range(boards))
+    if roll < 0.06:
+        return ("--",) * boards
     while True:
         results = tuple(rng.choice(RESULTS) for _ in range(boards))
         if any(result in ("1-0", "0-1", "1/2-1/2") for result in results):
@@ -109,7 +120,10 @@ def test_every_round_is_the_checkers(tmp_path, event):
     matches: list[TeamMatchRecord] = []
     for number in range(1, rounds + 1):
         state = swiss_teams([tpn for tpn, _ in teams], matches, boards, primary=primary)
-        ours = pair_team_round(state, number, rules)
+        try:
+            ours = pair_team_round(state, number, rules)
+        except PairingError:
+            ours = None
         if number > 1:
             path = tmp_path / f"round{number}.trf"
             path.write_text(
@@ -122,11 +136,15 @@ def test_every_round_is_the_checkers(tmp_path, event):
                     primary=primary,
                 )
             )
-            theirs, bye = checker_round(path, rules, primary)
+            theirs, bye, status = checker_round(path, rules, primary)
+            if ours is None:  # art. 3.3.3: no legal pairing; the checker finds none either
+                assert (theirs, bye, status) == ([], None, NO_LEGAL_PAIRING)
+                return
             assert [(pair.first, pair.second) for pair in ours.pairs] == theirs, (
                 f"round {number}: ours {ours}"
             )
             assert ours.bye == bye
+        assert ours is not None
         for pair in ours.pairs:
             results = _results(rng, boards)
             matches.append(TeamMatchRecord(number, pair.first, pair.second, results))

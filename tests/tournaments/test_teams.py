@@ -17,6 +17,7 @@ from tournaments.pairing.teams import (
     lineup_problems,
     lineup_results,
     team_match_score,
+    team_presence,
 )
 
 ROSTER = ["ann", "bert", "carl", "dirk", "eva", "finn"]
@@ -126,3 +127,24 @@ def test_a_team_round_robin_alternates_board_ones_colour(teams):
     played = rounds - (1 if teams % 2 else 0)
     for count in first_count.values():
         assert abs(count - (played - count)) <= 2
+
+
+@pytest.mark.parametrize(
+    ("results", "came"),
+    [
+        (("1-0", "0-1"), (True, True)),
+        (("+-", "-+"), (True, False)),  # board 2's White is the first team
+        (("-+", "+-"), (False, True)),
+        (("--", "--"), (False, False)),
+        (("+-", "+-"), (True, True)),
+        (("", "--"), (False, False)),
+        (("--", ""), (False, False)),
+    ],
+)
+def test_a_team_came_when_one_of_its_players_was_at_a_board(results, came):
+    assert team_presence(results) == came
+
+
+def test_presence_refuses_an_unknown_result():
+    with pytest.raises(PairingError):
+        team_presence(("2-0",))

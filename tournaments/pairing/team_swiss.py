@@ -58,7 +58,7 @@ from itertools import combinations, combinations_with_replacement
 from core.messages import gettext_noop
 from tournaments.pairing.dutch2026_computer import _Physical
 from tournaments.pairing.model import BLACK, WHITE, PairingError
-from tournaments.pairing.teams import TeamScoring, team_match_score
+from tournaments.pairing.teams import TeamScoring, team_match_score, team_presence
 
 #: Art. 1.7's three colour-preference models.
 TYPE_A, TYPE_B, NO_PREFERENCES = "A", "B", "none"
@@ -465,8 +465,9 @@ class TeamMatchRecord:
 
     @property
     def played(self) -> bool:
-        """Art. 1.6.1, C.04.2 3.5: a match counts as played when a game of it was played."""
-        return self.second is not None and team_match_score(self.results).played > 0
+        """Art. 1.6.1, C.04.2 3.5: a match counts as played when both teams came (one player
+        each at a board); otherwise it was forfeited as a whole, no meeting for [C1]."""
+        return self.second is not None and all(team_presence(self.results))
 
 
 @dataclass(frozen=True, slots=True)
@@ -495,7 +496,13 @@ def _match_points(
     if match.second is None:
         return [(match.first, scoring.draw, boards / 2)]
     score = team_match_score(match.results)
-    first, second = score.match_points(scoring) or (0.0, 0.0)
+    if match.played:
+        first, second = score.match_points(scoring) or (0.0, 0.0)
+    else:  # forfeited as a whole: the team that came wins it, a team that did not loses it
+        came = team_presence(match.results)
+        first, second = (scoring.win if here else scoring.loss for here in came)
+        if not any(came):
+            first = second = scoring.loss
     return [(match.first, first, score.first), (match.second, second, score.second)]
 
 
@@ -562,9 +569,10 @@ def _primary(standing: TeamStanding, score: str) -> float:
 
 
 def _forfeit_winner(match: TeamMatchRecord) -> int | None:
-    score = team_match_score(match.results)
-    if score.first > score.second:
+    """The team that came to a match forfeited as a whole (None: neither came)."""
+    came_first, came_second = team_presence(match.results)
+    if came_first and not came_second:
         return match.first
-    if score.second > score.first:
+    if came_second and not came_first:
         return match.second
     return None

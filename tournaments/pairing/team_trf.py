@@ -2,7 +2,7 @@
 by game, the teams' ``310`` lines (TPN, name, match points, game points, players by board),
 ``352`` (the first team's colours by board: FIDE's White is Abalone's first mover, Black here),
 ``362`` (match points for a match won, drawn, lost), ``320`` (the PAB's points and who had
-it), ``192`` (the FIDE team system with its colour model and scores, C.04.6 arts. 1.2 and 1.7),
+it), ``330`` (a match forfeited as a whole: no game of it played), ``192`` (the FIDE team system with its colour model and scores, C.04.6 arts. 1.2 and 1.7),
 ``142`` (rounds) and ``152`` (the initial colour of art. 4.1).
 
 Each team's board ``k`` is played by the team's player ``k`` (pairing number
@@ -21,7 +21,7 @@ from tournaments.pairing.team_swiss import (
     TeamSwissRules,
     team_standings,
 )
-from tournaments.pairing.teams import TeamScoring, board_colours
+from tournaments.pairing.teams import TeamScoring, board_colours, team_presence
 from tournaments.pairing.trf_model import _TRF_COLOUR
 from tournaments.pairing.trf_write import player_line
 
@@ -135,6 +135,12 @@ def write_team_trf(
             f"{_points(standing.match_points).rjust(6)} {_points(standing.game_points).rjust(6)} "
             f"{'':3} {members}"
         )
+    for match in matches:
+        if match.second is not None and not match.played:
+            lines.append(
+                f"330 {_forfeit_code(match)} {str(match.round).rjust(3)} "
+                f"{str(match.first).rjust(3)} {str(match.second).rjust(3)}"
+            )
     byes = {match.round: match.first for match in matches if match.second is None}
     if byes:
         lines.append(
@@ -145,6 +151,17 @@ def write_team_trf(
             )
         )
     return "\n".join(lines) + "\n"
+
+
+def _forfeit_code(match: TeamMatchRecord) -> str:
+    """A match forfeited as a whole (``330``): ``+-`` the first team (board 1's White in FIDE's
+    terms) won it, ``-+`` the second, ``--`` neither."""
+    came_first, came_second = team_presence(match.results)
+    if came_first and not came_second:
+        return "+-"
+    if came_second and not came_first:
+        return "-+"
+    return "--"
 
 
 def _player(tpn: int, board: int, boards: int) -> int:

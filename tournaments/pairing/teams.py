@@ -192,3 +192,38 @@ def team_match_score(results: Sequence[str], scoring: Scoring | None = None) -> 
         first += mine
         second += theirs
     return TeamMatchScore(first, second, finished, played, boards)
+
+
+#: Who was at a board, by its result from the board's Black's side: (Black, White).
+_AT_THE_BOARD = {
+    "1-0": (True, True),
+    "0-1": (True, True),
+    "1/2-1/2": (True, True),
+    "+-": (True, False),
+    "-+": (False, True),
+    "--": (False, False),
+}
+
+
+def team_presence(results: Sequence[str]) -> tuple[bool, bool]:
+    """Whether each team came to the match (its first team, then the other): a team came when
+    one of its players was at a board (TRF-2026's record 330: a match one or both teams did not
+    come to is forfeited as a whole). Boards without a result say nothing."""
+    boards = len(results)
+    _check_boards(boards)
+    first = second = False
+    for number, (colour, result) in enumerate(
+        zip(board_colours(boards), results, strict=True), start=1
+    ):
+        if not result:
+            continue
+        if result not in _AT_THE_BOARD:
+            raise PairingError(
+                gettext_noop("board %(board)s: unknown result %(result)r"),
+                board=number,
+                result=result,
+            )
+        black, white = _AT_THE_BOARD[result]
+        mine, theirs = (black, white) if colour == BLACK else (white, black)
+        first, second = first or mine, second or theirs
+    return first, second

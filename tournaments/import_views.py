@@ -14,7 +14,8 @@ from django.utils.translation import gettext as _
 from clubs.models import Club
 from core.errors import ServiceError
 from tournaments.permissions import is_club_admin
-from tournaments.services.trf_import import MAX_TRF_BYTES, decode_trf, tournament_import_trf
+from tournaments.services.trf_import import tournament_import_trf
+from tournaments.services.trf_plan import MAX_TRF_BYTES, decode_trf
 
 
 class TrfImportForm(forms.Form):

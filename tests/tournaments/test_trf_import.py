@@ -15,7 +15,7 @@ from core.errors import NotAllowed, Unprocessable
 from tournaments import exports, selectors, services
 from tournaments.models import Board, ByeRequest, Entrant, ForbiddenPair, Round, Tournament
 from tournaments.pairing import read_trf
-from tournaments.services import trf_import
+from tournaments.services import trf_import, trf_plan
 from tournaments.services.trf_import import tournament_import_trf
 
 from .conftest import T0, at
@@ -450,7 +450,7 @@ def test_a_cp1252_file_keeps_its_accents(club):
     club_, owner, *_ = club
     text = EVENT.replace("Echo, Eva", "Éçhø, Eva")
     data = text.encode("cp1252")
-    imported = import_event(club_, owner, trf_import.decode_trf(data))
+    imported = import_event(club_, owner, trf_plan.decode_trf(data))
     guest = entrant(imported.tournament, 5).user
     assert guest.display_name == "Éçhø, Eva" and guest.username.startswith("eva-ech")
 

@@ -7,7 +7,7 @@ from rest_framework import serializers
 
 from core.serializers import LARGEST_ID, StrictSerializer
 from tournaments.models import Board, Prize
-from tournaments.pairing.matches import MAX_GAMES
+from tournaments.pairing.knockout import MAX_PAIRING_GAMES
 
 _USERNAME = {"max_length": 150, "help_text": "a player's username"}
 
@@ -123,7 +123,10 @@ class GameResultInput(ResultInput):
     own first mover's side (even games swap the board's colours)."""
 
     game = serializers.IntegerField(
-        min_value=1, max_value=MAX_GAMES, help_text="the game's number in the board's match"
+        min_value=1,
+        max_value=MAX_PAIRING_GAMES,
+        help_text="the game's number in the board's match (a cup's tie-break games go on after "
+        "the match's)",
     )
 
 

@@ -21,6 +21,7 @@ from tournaments.models import (
     Round,
     Tournament,
 )
+from tournaments.pairing import knockout
 from tournaments.pairing.matches import game_sides
 from tournaments.pairing.model import PLAYED_RESULTS
 from tournaments.templatetags.tournament_results import shown_points
@@ -196,6 +197,7 @@ def round_boards(round_: Round, virtual: dict[int, str] | None = None) -> list[B
         board.match = history.board_match_score(board, tournament)
         board.match_list = list(board.match_games.all()) if board.match else []
         board.game_rows = _game_rows(board, tournament) if board.match else []
+        board.cup_game = _cup_game(board, tournament)
         board.black_points = _points(points.get(board.black.pairing_number, 0))
         board.black_virtual = virtual.get(board.black.pairing_number)
         if board.white_id:
@@ -204,12 +206,26 @@ def round_boards(round_: Round, virtual: dict[int, str] | None = None) -> list[B
     return boards
 
 
+def _cup_game(board: Board, tournament: Tournament) -> int | None:
+    """A cup's open pairing: the number of its game in play, or to be entered next."""
+    if not tournament.is_knockout or board.result or not board.white_id:
+        return None
+    done = [game.result for game in sorted(board.match_list, key=lambda g: g.number)]
+    decision = knockout.decide(tournament.cup_rule, [result for result in done if result])
+    return decision.number if decision.stage == knockout.PLAY else None
+
+
 def _game_rows(board: Board, tournament: Tournament) -> list[dict]:
     """Every game of ``board``'s match in order, for the director's entry over the board: its
     number, its first and second mover (entrants), and what is entered so far."""
     entered = {game.number: game for game in board.match_list}
+    numbers = range(1, tournament.match_games + 1)
+    if tournament.is_knockout:  # the games entered, and the pairing's next game if any
+        done = [entered[n].result for n in sorted(entered) if entered[n].result]
+        decision = knockout.decide(tournament.cup_rule, done)
+        numbers = range(1, len(done) + (2 if decision.stage == knockout.PLAY else 1))
     rows = []
-    for number in range(1, tournament.match_games + 1):
+    for number in numbers:
         first, second = game_sides(board.black, board.white, number)
         game = entered.get(number)
         rows.append(
@@ -220,6 +236,7 @@ def _game_rows(board: Board, tournament: Tournament) -> list[dict]:
                 "result": game.result if game else "",
                 "first_marbles": game.first_marbles if game else None,
                 "second_marbles": game.second_marbles if game else None,
+                "tiebreak": tournament.is_knockout and number > tournament.match_games,
             }
         )
     return rows

@@ -36,7 +36,12 @@ from tests.browser.pages import (
     page_opener,
 )
 from tests.browser.site_pages import screenshot_dir
-from tests.browser.tournament_pages import club_of_players, entrants_rated, messages
+from tests.browser.tournament_pages import (
+    club_of_players,
+    enter_game,
+    entrants_rated,
+    messages,
+)
 from tests.conftest import PASSWORD
 from tournaments.models import Board, MatchGame, Tournament
 
@@ -231,4 +236,74 @@ def test_a_cup_of_eight_is_run_to_its_final_with_a_tie_break_game(
         expect(eva.locator("#champion")).to_have_text("Finn wins the cup.")
         eva.screenshot(path=str(shots / "sumito-cup-phone-final.png"), full_page=False)
         assert Tournament.objects.get(slug=slug).status == "finished"
+    assert problems == []
+
+
+def _otb_cup(club_name: str) -> str:
+    """A cup of four over the board (Ann, Bert, Carl, Dirk seeded in that order), started."""
+    from clubs.models import Club
+    from tournaments import services
+
+    club = Club.objects.get(name=club_name)
+    director = club.memberships.get(role="owner").user
+    tournament = services.tournament_create(
+        club=club,
+        actor=director,
+        name="Board Cup",
+        format="knockout",
+        play_mode="otb",
+        entry="open",
+        match_games=1,
+        cup_rapid_matches=1,
+        cup_rapid_games=2,
+    )
+    entrants_rated(tournament.slug, NAMES[:4])
+    services.tournament_start(tournament=tournament, actor=director, now=timezone.now())
+    services.round_start(tournament_id=tournament.pk, number=1, actor=director, now=timezone.now())
+    return tournament.slug
+
+
+@pytest.mark.browser
+def test_a_cup_over_the_board_is_entered_game_by_game_from_the_round_page(
+    playwright_browser,
+    asgi_live_server,  # noqa: F811 (the fixture above)
+    make_player,
+    log_in,
+):
+    outside_the_event_loop(
+        club_of_players, make_player=make_player, club_name="Board Cup Club", names=NAMES[:4]
+    )
+    slug = outside_the_event_loop(_otb_cup, club_name="Board Cup Club")
+    shots = screenshot_dir()
+    problems: list[str] = []
+    with page_opener(playwright_browser, asgi_live_server) as make:
+        dora = errors_watched(problems, make(width=1366, height=768))
+        log_in(dora, "dora", PASSWORD)
+        dora.goto(f"/tournaments/{slug}/rounds/1/")
+        # board 1: Ann (1) v Dirk (4); board 2: Bert (2) v Carl (3)
+        enter_game(dora, 1, 1, "1-0", ("6", "2"))
+        expect(messages(dora)).to_contain_text("Board 1, game 1: 1-0. The match: 1-0.")
+        enter_game(dora, 2, 1, "1/2-1/2", ("3", "3"))
+        expect(messages(dora)).to_have_text("Board 2, game 1: ½-½.")
+        expect(dora.locator("#board-2 .match-progress")).to_have_text("tie-break game 2")
+        label = dora.locator("form.game-result-form[data-board='2'][data-game='2'] .game-label")
+        expect(label).to_have_text("Tie-break game 2: Carl moves first")
+        label.scroll_into_view_if_needed()  # the Results, below the boards
+        in_the_window(dora, label)
+        dora.screenshot(path=str(shots / "sumito-cup-otb-tiebreak.png"), full_page=True)
+        enter_game(dora, 2, 2, "1-0", ("6", "1"))  # Carl wins tie-break game 2
+        expect(messages(dora)).to_have_text("Board 2, game 2: 1-0.")
+        expect(
+            dora.locator("form.game-result-form[data-board='2'][data-game='3'] .game-label")
+        ).to_have_text("Tie-break game 3: Bert moves first")
+        enter_game(dora, 2, 3, "1/2-1/2", ("2", "2"))
+        expect(messages(dora)).to_have_text("Board 2, game 3: ½-½. The match: 0-1.")
+        dora.get_by_role("navigation", name="Tournament").get_by_role(
+            "link", name="Bracket"
+        ).click()
+        semi = dora.locator(".bracket-round[data-round='1'] .bracket-match")
+        expect(semi.nth(1).locator(".status")).to_have_text("decided by the tie-break games")
+        expect(semi.nth(1).locator(".side.winner")).to_contain_text("Carl")
+        expect(semi.nth(1).locator(".side").last.locator(".points")).to_contain_text("(1½)")
+        dora.screenshot(path=str(shots / "sumito-cup-otb-bracket.png"), full_page=True)
     assert problems == []

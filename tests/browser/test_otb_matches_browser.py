@@ -20,7 +20,13 @@ from tests.browser.pages import (
     page_opener,
 )
 from tests.browser.site_pages import screenshot_dir
-from tests.browser.tournament_pages import club_of_players, entrants_rated, messages, shown_points
+from tests.browser.tournament_pages import (
+    club_of_players,
+    enter_game,
+    entrants_rated,
+    messages,
+    shown_points,
+)
 from tests.conftest import PASSWORD
 from tournaments.models import Board
 
@@ -37,21 +43,6 @@ def _boards(slug: str) -> list[Board]:
 
 def _changes(slug: str) -> int:
     return RatingChange.objects.filter(match_game__board__round__tournament__slug=slug).count()
-
-
-def _enter_game(page, board: int, game: int, result: str, marbles=("", ""), reason=None):
-    form = page.locator(f"form.game-result-form[data-board='{board}'][data-game='{game}']")
-    form.get_by_label(f"Result of board {board}, game {game}", exact=True).select_option(result)
-    form.get_by_label(f"Marbles pushed off by the first mover, board {board}, game {game}").fill(
-        marbles[0]
-    )
-    form.get_by_label(f"Marbles pushed off by the second mover, board {board}, game {game}").fill(
-        marbles[1]
-    )
-    if reason is not None:
-        form.get_by_label("Reason").fill(reason)
-    in_the_window(page, form.get_by_role("button"))
-    form.get_by_role("button").click()
 
 
 def test_a_directors_round_of_matches_over_the_board(
@@ -108,18 +99,18 @@ def test_a_directors_round_of_matches_over_the_board(
         dora.screenshot(path=str(shots / "sumito-otb-match-results.png"), full_page=True)
 
         # --- Board 1: game 1 won by its Black, game 2 drawn: 1½-½.
-        _enter_game(dora, 1, 1, "1-0", ("6", "2"))
+        enter_game(dora, 1, 1, "1-0", ("6", "2"))
         expect(messages(dora)).to_have_text("Board 1, game 1: 1-0.")
         board_one = dora.locator("#board-1")
         expect(board_one.locator(".match-score")).to_have_text("1-0")
         expect(board_one.locator(".match-progress")).to_have_text("game 1 of 2")
-        _enter_game(dora, 1, 2, "1/2-1/2", ("3", "3"))
+        enter_game(dora, 1, 2, "1/2-1/2", ("3", "3"))
         expect(messages(dora)).to_have_text("Board 1, game 2: ½-½. The match: 1-0.")
         expect(board_one.locator(".match-score")).to_have_text("1½-½")
         expect(board_one.locator(".match-progress")).to_have_count(0)
         # --- Board 2: each game won by its second mover: 1-1.
-        _enter_game(dora, 2, 1, "0-1", ("2", "6"))
-        _enter_game(dora, 2, 2, "0-1", ("1", "6"))
+        enter_game(dora, 2, 1, "0-1", ("2", "6"))
+        enter_game(dora, 2, 2, "0-1", ("1", "6"))
         expect(messages(dora)).to_have_text("Board 2, game 2: 0-1. The match: ½-½.")
         expect(dora.locator("#boards .match-score")).to_have_text(["1½-½", "1-1"])
         expect(dora.locator("#live h2 .badge")).to_have_text("Finished")
@@ -132,9 +123,9 @@ def test_a_directors_round_of_matches_over_the_board(
         dora.get_by_role("button", name="Pair round 2").click()
         expect(messages(dora)).to_have_text("Round 2 is paired.")
         dora.goto(f"/tournaments/{slug}/rounds/1/")
-        _enter_game(dora, 1, 2, "0-1", ("1", "6"))
+        enter_game(dora, 1, 2, "0-1", ("1", "6"))
         expect(dora.locator(".messages .message.error")).to_contain_text("needs a reason")
-        _enter_game(dora, 1, 2, "0-1", ("1", "6"), reason="score sheet misread")
+        enter_game(dora, 1, 2, "0-1", ("1", "6"), reason="score sheet misread")
         expect(messages(dora)).to_contain_text("Board 1, game 2: 0-1. The match: 1-0.")
         expect(board_one.locator(".match-score")).to_have_text("2-0")
 

@@ -2,6 +2,7 @@
 enters, and the few page helpers both drive the pages with."""
 
 from clubs.services import club_create
+from tests.browser.pages import in_the_window
 from tournaments import services
 from tournaments.models import Board, Tournament
 
@@ -62,3 +63,20 @@ def entrants_rated(slug: str, names: tuple[str, ...]) -> Tournament:
         entrant.rating = 2000 - 50 * number
         entrant.save(update_fields=["rating"])
     return tournament
+
+
+def enter_game(page, board: int, game: int, result: str, marbles=("", ""), reason=None):
+    """The director enters game ``game`` of board ``board``'s match over the board on the round
+    page (its result and marbles from that game's own first mover's side)."""
+    form = page.locator(f"form.game-result-form[data-board='{board}'][data-game='{game}']")
+    form.get_by_label(f"Result of board {board}, game {game}", exact=True).select_option(result)
+    form.get_by_label(f"Marbles pushed off by the first mover, board {board}, game {game}").fill(
+        marbles[0]
+    )
+    form.get_by_label(f"Marbles pushed off by the second mover, board {board}, game {game}").fill(
+        marbles[1]
+    )
+    if reason is not None:
+        form.get_by_label("Reason").fill(reason)
+    in_the_window(page, form.get_by_role("button"))
+    form.get_by_role("button").click()

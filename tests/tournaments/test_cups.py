@@ -58,9 +58,7 @@ def current_game(board: Board):
     return board.game
 
 
-def test_cup_settings_are_checked(cup, make_tournament):
-    with pytest.raises(InvalidInput, match="on the server"):
-        make_tournament(format="knockout", play_mode="otb")
+def test_cup_settings_are_checked(cup):
     with pytest.raises(InvalidInput, match="cup_rapid_matches"):
         cup(cup_rapid_matches=5)
     with pytest.raises(InvalidInput, match="cup_decider"):
@@ -262,3 +260,52 @@ def test_every_page_and_export_of_a_cup_reads(cup, club_with_members, client):
     for kind in exports.EXPORTS:
         body, _type, _name = exports.export(tournament, kind)
         assert body, kind
+
+
+def test_a_cup_over_the_board_is_entered_game_by_game(cup, club_with_members, client):
+    _, owner, _ = club_with_members
+    tournament = cup(register=4, play_mode="otb")
+    services.tournament_start(tournament=tournament, actor=owner, now=T0)
+    services.round_start(tournament_id=tournament.pk, number=1, actor=owner, now=T0)
+    one, two = boards(tournament, 1)
+    assert [seeds(one), seeds(two)] == [(1, 4), (2, 3)]
+
+    def enter(board, number, result, reason="", at=10):
+        return services.match_game_result_set(
+            board=board,
+            number=number,
+            actor=owner,
+            result=result,
+            reason=reason,
+            now=moment(at),
+        )
+
+    enter(one, 1, "1-0")
+    one.refresh_from_db()
+    assert (one.result, one.termination) == ("1-0", "match")
+    enter(two, 1, "1/2-1/2")
+    client.force_login(owner)
+    page = client.get(f"/tournaments/{tournament.slug}/rounds/1/").content.decode()
+    assert "Tie-break game 2: " in page  # the pairing's next game, its first mover seed 3
+    with pytest.raises(Conflict, match="game 2 is the next game"):
+        enter(two, 3, "1-0")
+    enter(two, 2, "1-0")  # game 2: seed 3 moves first and wins
+    game_two = MatchGame.objects.get(board=two, number=2)
+    assert game_two.kind == "rapid"
+    enter(two, 3, "1/2-1/2")
+    two.refresh_from_db()
+    assert (two.result, two.termination) == ("0-1", "rapid")  # seed 3 through, 1½-½
+    with pytest.raises(Conflict, match="decided after game 3"):
+        enter(two, 4, "1-0")
+    with pytest.raises(Conflict, match="would be open again"):
+        enter(two, 3, "1-0", reason="misread")  # 1-1 in the tie-break: not decided any more
+    assert MatchGame.objects.get(board=two, number=3).result == "1/2-1/2"
+    enter(two, 2, "0-1", reason="misread")  # seed 2 won game 2 after all: through, 1½-½
+    two.refresh_from_db()
+    assert (two.result, two.termination) == ("1-0", "rapid")
+    assert Round.objects.get(tournament=tournament, number=1).status == Round.Status.FINISHED
+    services.round_pair_by(tournament=tournament, actor=owner, now=moment(60))
+    assert [seeds(b) for b in boards(tournament, 2)] == [(1, 2), (3, 4)]  # and third place
+    tournament.refresh_from_db()
+    states = [m.state for m in cup_bracket(tournament)[0].matches]
+    assert states == ["decided", "decided"]

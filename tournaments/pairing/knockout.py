@@ -46,6 +46,10 @@ DECIDERS = (ARMAGEDDON, HIGHER_SEED, LOT)
 MAX_ENTRANTS = 1024
 
 #: The stage of a decision: the match goes on (``game`` names the next game), or it is over.
+#: The most games one pairing can have: its match, 4 tie-break matches of 8 games, 10
+#: sudden-death games and an Armageddon (the ranges of :class:`TieBreakRule`).
+MAX_PAIRING_GAMES = MAX_GAMES + 4 * MAX_GAMES + 10 + 1
+
 PLAY = "play"
 DECIDED = "decided"
 BOTH_OUT = "both_out"

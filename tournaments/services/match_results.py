@@ -23,11 +23,12 @@ from ratings.models import RatingChange
 from ratings.services import rating_apply, ratings_recompute_request
 from tournaments import history
 from tournaments.models import Board, MatchGame, Round, Tournament
+from tournaments.pairing import PairingError, knockout
 from tournaments.pairing.matches import game_sides, pairing_side_result
 from tournaments.permissions import require_director
 from tournaments.result_rules import FORFEITS
 from tournaments.services.common import locked
-from tournaments.services.matches import match_marbles
+from tournaments.services.matches import CUP_RESULTS, match_marbles
 from tournaments.services.results import (
     result_change_record,
     result_fields_check,
@@ -64,7 +65,12 @@ def match_game_result_set(
             raise Conflict(
                 _("Games played on the server record their own results."), code="server_game"
             )
-        if isinstance(number, bool) or not 1 <= number <= tournament.match_games:
+        if isinstance(number, bool) or not 1 <= number <= knockout.MAX_PAIRING_GAMES:
+            raise InvalidInput(
+                _("A match of this event has games 1 to %(games)s.")
+                % {"games": tournament.match_games}
+            )
+        if not tournament.is_knockout and number > tournament.match_games:
             raise InvalidInput(
                 _("A match of this event has games 1 to %(games)s.")
                 % {"games": tournament.match_games}
@@ -75,6 +81,7 @@ def match_game_result_set(
             .select_related("black__user", "white__user")
             .get(pk=board.pk)
         )
+        kind = _cup_game_kind(tournament, board, number) if tournament.is_knockout else ""
         match_game = (
             MatchGame.objects.select_for_update().filter(board=board, number=number).first()
         )
@@ -88,7 +95,9 @@ def match_game_result_set(
             correcting=correcting or bool(board.result),
         )
         if match_game is None:
-            match_game = MatchGame.objects.create(board=board, number=number)
+            match_game = MatchGame.objects.create(
+                board=board, number=number, kind=kind or knockout.MATCH_GAME
+            )
         before = (match_game.result, match_game.first_marbles, match_game.second_marbles)
         if before == (result, black_marbles, white_marbles):
             return match_game
@@ -109,6 +118,9 @@ def match_game_result_set(
             ]
         )
         _rate(tournament, board, match_game, now)
+        if tournament.is_knockout:
+            _cup_board_write(tournament, board, actor, reason, now, number)
+            return match_game
         score = history.board_match_score(board, tournament)
         if score is not None and score.complete:
             marbles = match_marbles(board)
@@ -124,6 +136,75 @@ def match_game_result_set(
                     termination="match",
                 )
         return match_game
+
+
+def _cup_results(board: Board) -> list[str]:
+    return [game.result for game in board.match_games.order_by("number") if game.result]
+
+
+def _cup_game_kind(tournament: Tournament, board: Board, number: int) -> str:
+    """A cup's game over the board may be entered when it is the pairing's next game, or
+    corrected when it was entered: its kind (of the match, a tie-break game)."""
+    results = _cup_results(board)
+    decision = knockout.decide(tournament.cup_rule, results)
+    if 1 <= number <= len(results):
+        return MatchGame.objects.get(board=board, number=number).kind
+    if decision.stage == knockout.PLAY and number == decision.number:
+        return decision.kind
+    if decision.stage == knockout.PLAY:
+        raise Conflict(
+            _("Board %(board)s: game %(next)s is the next game of the pairing.")
+            % {"board": board.number, "next": decision.number},
+            code="not_the_next_game",
+        )
+    raise Conflict(
+        _("Board %(board)s is decided after game %(last)s: only its games can be corrected.")
+        % {"board": board.number, "last": len(results)},
+        code="decided",
+    )
+
+
+def _cup_board_write(
+    tournament: Tournament, board: Board, actor: User, reason: str, now: datetime, number: int
+) -> None:
+    """After a game of a cup's pairing over the board: the board decided (the winner goes
+    through, as on the server), or still open. A correction that would leave games after the
+    deciding one, or reopen a decided pairing, is refused (409): nothing changes."""
+    try:
+        decision = knockout.decide(tournament.cup_rule, _cup_results(board))
+    except PairingError as error:
+        raise Conflict(
+            _(
+                "Board %(board)s: so corrected, game %(game)s would decide the pairing before "
+                "the games entered after it."
+            )
+            % {"board": board.number, "game": number},
+            code="decided_earlier",
+        ) from error
+    if decision.stage in (knockout.DECIDED, knockout.BOTH_OUT):
+        result = (
+            CUP_RESULTS[decision.winner]
+            if decision.stage == knockout.DECIDED
+            else Board.Result.DOUBLE_FORFEIT
+        )
+        marbles = match_marbles(board)
+        if (result, *marbles) != (board.result, board.black_marbles, board.white_marbles):
+            result_write_locked(
+                tournament,
+                board,
+                actor,
+                result,
+                *marbles,
+                reason,
+                now,
+                termination=decision.by or knockout.MATCH_GAME,
+            )
+    elif board.result:
+        raise Conflict(
+            _("Board %(board)s: so corrected, the decided pairing would be open again.")
+            % {"board": board.number},
+            code="reopens",
+        )
 
 
 def _rate(tournament: Tournament, board: Board, match_game: MatchGame, now: datetime) -> None:

@@ -231,17 +231,7 @@ def _validate_acceleration(fields: dict, current: Tournament | None) -> dict:
 
 def _validate_matches(fields: dict, current: Tournament | None) -> dict:
     """Match rounds: 1 to 8 games a pairing (1: single games), on the server or over the
-    board (where the director enters each game's result). A knockout cup is played on the
-    server (its tie-break games follow one another as the games end)."""
-    format_ = fields.get("format", current.format if current else Tournament.Format.SWISS)
-    play_mode = fields.get("play_mode", current.play_mode if current else "server")
-    if format_ == Tournament.Format.KNOCKOUT and play_mode != Tournament.PlayMode.SERVER:
-        raise InvalidInput(
-            gettext(
-                "A knockout cup is played on the server: its tie-break games follow "
-                "one another as the games end."
-            )
-        )
+    board (where the director enters each game's result)."""
     if "match_games" in fields:
         games = fields["match_games"]
         if isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= MAX_GAMES:

@@ -4,7 +4,8 @@
 A board without a server game, of a rated tournament, with a result that scores, is a rated
 result: it was applied when its result was first entered (``ratings.services.rating_apply_board``)
 and is replayed in that order. A board's server game is rated as a game (with the board's result).
-In a match round the board's result is the match's and is not rated: each game is, a server
+In a match round (and in a knockout cup) the board's result is the match's and is not rated: each
+game is, a server
 game as a game, a game over the board (:class:`MatchGame` without a server game) by its own
 result, in its own colours (:func:`rated_match_games`).
 """
@@ -20,7 +21,7 @@ from django.db.models import F, Min
 from ratings import elo
 from ratings.elo import SCORES
 from ratings.recompute import BATCH, Source
-from tournaments.models import Board, MatchGame, ResultChange
+from tournaments.models import Board, MatchGame, ResultChange, Tournament
 from tournaments.pairing.matches import game_sides
 
 
@@ -28,19 +29,23 @@ def rated_boards(since: datetime | None, first_change: dict) -> Iterator[Source]
     """The rated over-the-board results at or after ``since`` (``first_change``: the first rating
     change already applied for each result, keyed ``("b", board_id)``)."""
     entered = dict(ResultChange.objects.values_list("board_id").annotate(at=Min("changed_at")))
-    boards = Board.objects.filter(
-        round__tournament__rated=True,
-        round__tournament__match_games=1,
-        game__isnull=True,
-        white__isnull=False,
-        result__in=list(SCORES),
-    ).values(
-        "pk",
-        "result",
-        black_user=F("black__user_id"),
-        white_user=F("white__user_id"),
-        base=F("round__tournament__base_seconds"),
-        increment=F("round__tournament__increment_seconds"),
+    boards = (
+        Board.objects.filter(
+            round__tournament__rated=True,
+            round__tournament__match_games=1,
+            game__isnull=True,
+            white__isnull=False,
+            result__in=list(SCORES),
+        )
+        .exclude(round__tournament__format=Tournament.Format.KNOCKOUT)  # a cup rates its games
+        .values(
+            "pk",
+            "result",
+            black_user=F("black__user_id"),
+            white_user=F("white__user_id"),
+            base=F("round__tournament__base_seconds"),
+            increment=F("round__tournament__increment_seconds"),
+        )
     )
     for board in boards.iterator(chunk_size=BATCH):
         source = _source(board, ("b", board["pk"]), entered.get(board["pk"]), since, first_change)

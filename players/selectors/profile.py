@@ -79,6 +79,7 @@ def played_boards(user: User) -> list[Board]:
         .filter(
             Q(round__tournament__match_games=1, result__in=RESULTS)
             | Q(round__tournament__match_games__gt=1)
+            | Q(round__tournament__format="knockout")  # a cup's games count one by one
         )
         .filter(Q(black__user=user) | Q(white__user=user))
         .select_related("round__tournament", "black__user", "white__user")

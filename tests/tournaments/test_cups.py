@@ -309,3 +309,38 @@ def test_a_cup_over_the_board_is_entered_game_by_game(cup, club_with_members, cl
     tournament.refresh_from_db()
     states = [m.state for m in cup_bracket(tournament)[0].matches]
     assert states == ["decided", "decided"]
+
+
+def test_a_cup_over_the_board_is_rated_game_by_game_and_replayed_the_same(cup, club_with_members):
+    from ratings.recompute import ratings_recompute
+
+    _, owner, _ = club_with_members
+    tournament = cup(register=4, play_mode="otb", rated=True)
+    assert tournament.rated
+    services.tournament_start(tournament=tournament, actor=owner, now=T0)
+    services.round_start(tournament_id=tournament.pk, number=1, actor=owner, now=T0)
+    one, two = boards(tournament, 1)
+    for board, number, result, at in (
+        (one, 1, "1-0", 10),
+        (two, 1, "1/2-1/2", 20),
+        (two, 2, "0-1", 30),
+        (two, 3, "1-0", 40),
+    ):
+        services.match_game_result_set(
+            board=board, number=number, actor=owner, result=result, now=moment(at)
+        )
+    changes = RatingChange.objects.filter(user__in=[b.black.user for b in (one, two)])
+    # every game rated once, in its own colours; the boards' results are not rated on top
+    assert RatingChange.objects.count() == 8
+    assert not RatingChange.objects.filter(match_game__isnull=True).exists()
+    before = sorted(
+        (c.match_game_id, c.user_id, c.rating_before, c.rating_after)
+        for c in RatingChange.objects.all()
+    )
+    report = ratings_recompute()
+    assert report.changes_that_differed == 0
+    after = sorted(
+        (c.match_game_id, c.user_id, c.rating_before, c.rating_after)
+        for c in RatingChange.objects.all()
+    )
+    assert after == before and changes.count() == 4

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, serializers, status
 from rest_framework.response import Response
@@ -9,6 +10,7 @@ from rest_framework.views import APIView
 
 from accounts.selectors import player_named
 from clubs.selectors import club_by_slug
+from core.errors import InvalidInput
 from core.serializers import StrictSerializer
 from ratings.elo import CATEGORIES
 from teams import selectors, services
@@ -55,7 +57,7 @@ class MemberInput(StrictSerializer):
 
 
 class ReserveInput(StrictSerializer):
-    reserve = serializers.BooleanField()
+    reserve = serializers.BooleanField(required=False, help_text="absent: no change")
 
 
 class OrderInput(StrictSerializer):
@@ -78,19 +80,35 @@ def _document(team: Team) -> dict:
     }
 
 
+def _is_reserve(team: Team, user) -> bool:
+    member = team.members.filter(user=user).first()
+    return bool(member and member.reserve)
+
+
 def _team(slug: str) -> Team:
     return selectors.team_by_slug(slug)
 
 
 class TeamListView(APIView):
     permission_classes = [permissions.IsAuthenticatedOrReadOnly]
+    schema_errors = {"GET": ("404",), "POST": ("404",)}  # a club that does not exist
 
     @extend_schema(
-        parameters=[OpenApiParameter("club", str, required=True, description="club slug")],
+        parameters=[
+            OpenApiParameter(
+                "club",
+                {"type": "string", "minLength": 1, "maxLength": 80, "pattern": "^[-a-zA-Z0-9_]+$"},
+                required=True,
+                description="the club's slug",
+            )
+        ],
         responses=TeamDocument(many=True),
     )
     def get(self, request):
-        club = club_by_slug(request.query_params.get("club", ""))
+        slug = request.query_params.get("club", "").strip()
+        if not slug:
+            raise InvalidInput(_("Name the club whose teams to list: ?club=<its slug>."))
+        club = club_by_slug(slug)
         return Response([_document(team) for team in selectors.club_teams(club)])
 
     @extend_schema(request=TeamCreateInput, responses={201: TeamDocument})
@@ -161,12 +179,14 @@ class TeamMemberView(APIView):
         data = ReserveInput(data=request.data)
         data.is_valid(raise_exception=True)
         team = _team(slug)
-        services.team_member_reserve(
-            team=team,
-            actor=request.user,
-            user=selectors.club_player(team.club, username),
-            reserve=data.validated_data["reserve"],
-        )
+        user = selectors.club_player(team.club, username)
+        reserve = data.validated_data.get("reserve")
+        if reserve is None:  # nothing to change: still the roster keeper's to ask
+            services.team_member_reserve(
+                team=team, actor=request.user, user=user, reserve=_is_reserve(team, user)
+            )
+        else:
+            services.team_member_reserve(team=team, actor=request.user, user=user, reserve=reserve)
         return Response(_document(_team(slug)))
 
     @extend_schema(responses={204: None})
@@ -180,17 +200,21 @@ class TeamMemberView(APIView):
 
 class TeamRosterView(APIView):
     permission_classes = [permissions.IsAuthenticated]
-    by_rating = False
 
     @extend_schema(request=OrderInput, responses=TeamDocument)
     def post(self, request, slug: str):
-        team = _team(slug)
-        if self.by_rating:
-            services.team_roster_by_rating(team=team, actor=request.user)
-        else:
-            data = OrderInput(data=request.data)
-            data.is_valid(raise_exception=True)
-            services.team_roster_order(
-                team=team, actor=request.user, usernames=data.validated_data["order"]
-            )
+        data = OrderInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        services.team_roster_order(
+            team=_team(slug), actor=request.user, usernames=data.validated_data["order"]
+        )
+        return Response(_document(_team(slug)))
+
+
+class TeamRosterByRatingView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=None, responses=TeamDocument)
+    def post(self, request, slug: str):
+        services.team_roster_by_rating(team=_team(slug), actor=request.user)
         return Response(_document(_team(slug)))

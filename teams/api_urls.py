@@ -14,7 +14,7 @@ urlpatterns = [
     path(f"{T}roster/", api.TeamRosterView.as_view(), name="api-team-roster"),
     path(
         f"{T}roster/by-rating/",
-        api.TeamRosterView.as_view(by_rating=True),
+        api.TeamRosterByRatingView.as_view(),
         name="api-team-roster-by-rating",
     ),
 ]

@@ -195,4 +195,7 @@ def test_the_api(club, api):
     listed = api().get(f"/api/v1/teams/?club={club.slug}").json()
     assert [(t["name"], t["captain"], len(t["roster"])) for t in listed] == [("Ghent 1", "ann", 2)]
     assert api().get("/api/v1/teams/nope/").status_code == 404
+    unnamed = api().get("/api/v1/teams/")
+    assert unnamed.status_code == 400 and "?club=" in unnamed.json()["detail"]
+    assert api().get("/api/v1/teams/?club=nope").status_code == 404
     assert admin.delete(f"/api/v1/teams/{slug}/").status_code == 204

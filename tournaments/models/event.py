@@ -139,9 +139,11 @@ class Tournament(models.Model):
         max_length=12, choices=CupDecider.choices, default=CupDecider.ARMAGEDDON
     )
     cup_tiebreak_base_seconds = models.PositiveIntegerField(
-        default=180, validators=[MinValueValidator(15)]
+        default=180, validators=[MinValueValidator(15), MaxValueValidator(86400)]
     )
-    cup_tiebreak_increment_seconds = models.PositiveIntegerField(default=2)
+    cup_tiebreak_increment_seconds = models.PositiveIntegerField(
+        default=2, validators=[MaxValueValidator(600)]
+    )
     cup_third_place = models.BooleanField(default=True)
     play_mode = models.CharField(max_length=6, choices=PlayMode.choices, default=PlayMode.SERVER)
     entry = models.CharField(max_length=8, choices=Entry.choices, default=Entry.MEMBERS)

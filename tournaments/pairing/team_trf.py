@@ -13,6 +13,7 @@ Each team's board ``k`` is played by the team's player ``k`` (pairing number
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import date
 
 from tournaments.pairing.model import BLACK, WHITE, PairingError
 from tournaments.pairing.team_swiss import (
@@ -58,8 +59,10 @@ def write_team_trf(
     rules: TeamSwissRules,
     scoring: TeamScoring | None = None,
     primary: str = "match",
+    start_date: date | None = None,
 ) -> str:
-    """The TRF-2026 text of a team Swiss: ``teams`` as (TPN, name), the past ``matches``."""
+    """The TRF-2026 text of a team Swiss: ``teams`` as (TPN, name), the past ``matches``;
+    ``start_date`` (record 042) decides which text of the tie-break rules a reader applies."""
     scoring = scoring or TeamScoring()
     tpns = [tpn for tpn, _ in teams]
     if sorted(tpns) != list(range(1, len(tpns) + 1)):
@@ -93,6 +96,7 @@ def write_team_trf(
                 }.get(code, 0.0)
     lines = [
         f"012 {name}",
+        *([f"042 {start_date:%Y/%m/%d}"] if start_date else []),
         f"062 {len(teams) * boards}",
         f"092 {team_system_code(rules, primary)}",
         f"142 {rules.rounds}",

@@ -150,11 +150,21 @@ class Table:
             self._contributions[key] = self._contributions_of(number, fore)
         return self._contributions[key]
 
-    def _contributions_of(self, number: int, fore: bool) -> list[Contribution]:
+    def contributions_against(self, number: int, results: list[float]) -> list[Contribution]:
+        """As :meth:`contributions`, the products taken with ``results`` (one per round 1..R)
+        instead of the points of this table: a team's Extended Sonneborn-Berger multiplies
+        the opponents' match points by the game points scored against them, or the other way
+        round."""
+        return self._contributions_of(number, False, results)
+
+    def _contributions_of(
+        self, number: int, fore: bool, results: list[float] | None = None
+    ) -> list[Contribution]:
         adjusted = self.fore_adjusted if fore else self.adjusted
         own = self.fore_own[number] if fore else self.points[number]
         items = []
-        for game, points in zip(self.games[number], self.round_points[number], strict=True):
+        own_results = self.round_points[number] if results is None else results
+        for game, points in zip(self.games[number], own_results, strict=True):
             if self.counts_as_game(game, fore):
                 score = adjusted[game.opponent]  # type: ignore[index]
                 vur = False

@@ -80,11 +80,6 @@ def _document(team: Team) -> dict:
     }
 
 
-def _is_reserve(team: Team, user) -> bool:
-    member = team.members.filter(user=user).first()
-    return bool(member and member.reserve)
-
-
 def _team(slug: str) -> Team:
     return selectors.team_by_slug(slug)
 
@@ -143,8 +138,7 @@ class TeamDetailView(APIView):
         if "name" in fields:
             changes["name"] = fields["name"]
         if "captain" in fields:
-            captain = player_named(fields["captain"]) if fields["captain"] else None
-            changes.update(captain=captain, no_captain=captain is None)
+            changes["captain"] = player_named(fields["captain"]) if fields["captain"] else None
         team = services.team_update(team=_team(slug), actor=request.user, **changes)
         return Response(_document(_team(team.slug)))
 
@@ -181,10 +175,9 @@ class TeamMemberView(APIView):
         team = _team(slug)
         user = selectors.club_player(team.club, username)
         reserve = data.validated_data.get("reserve")
-        if reserve is None:  # nothing to change: still the roster keeper's to ask
-            services.team_member_reserve(
-                team=team, actor=request.user, user=user, reserve=_is_reserve(team, user)
-            )
+        if reserve is None:  # nothing to change, nothing written: still the roster keeper's to ask
+            services.require_roster_keeper(team, request.user)
+            selectors.team_member(team, user)
         else:
             services.team_member_reserve(team=team, actor=request.user, user=user, reserve=reserve)
         return Response(_document(_team(slug)))

@@ -48,6 +48,16 @@ def team_by_slug(slug: str) -> Team:
     return team
 
 
+def team_member(team: Team, user: User) -> TeamMember:
+    """``user``'s place on the team's roster; NotFound when they are not on it."""
+    member = team.members.filter(user=user).first()
+    if member is None:
+        raise NotFound(
+            _("%(username)s is not on %(team)s.") % {"username": user.username, "team": team.name}
+        )
+    return member
+
+
 @dataclass(frozen=True)
 class RosterRow:
     board: int

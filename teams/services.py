@@ -17,9 +17,14 @@ from core.errors import Conflict, InvalidInput, NotAllowed, NotFound
 from ratings.elo import CATEGORIES
 from ratings.models import PlayerRating
 from teams.models import Team, TeamMember
+from teams.selectors import team_member
 
 MAX_NAME = 60
 MAX_ROSTER = 40
+
+#: ``team_update(captain=KEEP)``, the default: the captain stays who it is (``captain=None``
+#: leaves the team without one).
+KEEP = object()
 
 
 def _club_admin(club: Club, actor: User) -> bool:
@@ -41,7 +46,8 @@ def may_keep_roster(team: Team, actor: User) -> bool:
     return team.captain_id == actor.pk or _club_admin(team.club, actor)
 
 
-def _require_roster_keeper(team: Team, actor: User) -> None:
+def require_roster_keeper(team: Team, actor: User) -> None:
+    """NotAllowed unless ``actor`` keeps the team's roster (:func:`may_keep_roster`)."""
     if not may_keep_roster(team, actor):
         raise NotAllowed(
             _("Only the captain of %(team)s or an admin of %(club)s may change its roster.")
@@ -124,10 +130,10 @@ def team_create(
 
 
 def team_update(
-    *, team: Team, actor: User, name: str | None = None, captain: User | None = None, **more
+    *, team: Team, actor: User, name: str | None = None, captain: User | None | object = KEEP
 ) -> Team:
-    """Rename the team or name its captain (the club's admins). ``captain=None`` with
-    ``no_captain=True`` in ``more`` leaves it without one."""
+    """Rename the team or name its captain (the club's admins). ``captain=None`` leaves it
+    without one; :data:`KEEP` (the default) leaves the captain as is."""
     with transaction.atomic():
         team = _locked(team)
         _require_admin(team.club, actor, _("change its teams"))
@@ -142,7 +148,7 @@ def team_update(
                 )
             team.name = name
             fields.append("name")
-        if captain is not None or more.get("no_captain"):
+        if captain is not KEEP:
             _check_captain(team.club, captain)
             team.captain = captain
             fields.append("captain")
@@ -164,7 +170,7 @@ def team_member_add(*, team: Team, actor: User, user: User, reserve: bool = Fals
     by hand, where a newcomer goes last of them."""
     with transaction.atomic():
         team = _locked(team)
-        _require_roster_keeper(team, actor)
+        require_roster_keeper(team, actor)
         if not _belongs_to_club(team.club, user):
             raise InvalidInput(
                 _("%(username)s is not a member of %(club)s.")
@@ -199,7 +205,7 @@ def team_member_add(*, team: Team, actor: User, user: User, reserve: bool = Fals
 def team_member_remove(*, team: Team, actor: User, user: User) -> None:
     with transaction.atomic():
         team = _locked(team)
-        _require_roster_keeper(team, actor)
+        require_roster_keeper(team, actor)
         deleted, _count = TeamMember.objects.filter(team=team, user=user).delete()
         if not deleted:
             raise NotFound(
@@ -213,13 +219,8 @@ def team_member_reserve(*, team: Team, actor: User, user: User, reserve: bool) -
     """Make a player a reserve (after the regulars) or a regular again."""
     with transaction.atomic():
         team = _locked(team)
-        _require_roster_keeper(team, actor)
-        member = team.members.filter(user=user).first()
-        if member is None:
-            raise NotFound(
-                _("%(username)s is not on %(team)s.")
-                % {"username": user.username, "team": team.name}
-            )
+        require_roster_keeper(team, actor)
+        member = team_member(team, user)
         if member.reserve != reserve:
             member.reserve = reserve
             member.save(update_fields=["reserve"])
@@ -237,7 +238,7 @@ def team_roster_order(*, team: Team, actor: User, usernames: list[str]) -> list[
     board 1 first (the reserves keep their place after the regulars)."""
     with transaction.atomic():
         team = _locked(team)
-        _require_roster_keeper(team, actor)
+        require_roster_keeper(team, actor)
         members = list(team.members.select_related("user"))
         by_name = {member.user.username.lower(): member for member in members}
         asked = [name.strip().lower() for name in usernames]
@@ -256,7 +257,7 @@ def team_roster_by_rating(*, team: Team, actor: User) -> list[TeamMember]:
     """Back to the board order by rating (in the team's category), highest first."""
     with transaction.atomic():
         team = _locked(team)
-        _require_roster_keeper(team, actor)
+        require_roster_keeper(team, actor)
         team.order_set_by_hand = False
         team.save(update_fields=["order_set_by_hand"])
         _renumber(team, list(team.members.select_related("user")), by_rating=True)

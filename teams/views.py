@@ -125,9 +125,7 @@ def team_action(request, slug: str, action: str):
             case "captain":
                 name = post.get("username", "").strip()
                 captain = player_named(name) if name else None
-                services.team_update(
-                    team=team, actor=actor, captain=captain, no_captain=captain is None
-                )
+                services.team_update(team=team, actor=actor, captain=captain)
                 messages.success(
                     request,
                     _("%(name)s captains %(team)s.")

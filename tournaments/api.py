@@ -17,7 +17,7 @@ from rest_framework.views import APIView
 from clubs.models import Club
 from core.errors import NotFound
 from core.serializers import StrictModelSerializer, TextField
-from tournaments import actions, cup_selectors, exports, selectors, services
+from tournaments import actions, board_selectors, cup_selectors, exports, selectors, services
 from tournaments.models import Entrant, Round, Tournament
 from tournaments.selectors import tournament_by_slug as _tournament
 from tournaments.tiebreaks import TIEBREAKS
@@ -349,7 +349,7 @@ class TournamentReadView(APIView):
                         "number": round_.number,
                         "status": round_.status,
                         "boards": [
-                            selectors.board_document(b)
+                            board_selectors.board_document(b)
                             for b in round_.boards.select_related(
                                 "round", "black__user", "white__user"
                             )

@@ -12,6 +12,7 @@ from django.db.models import Prefetch
 from django.urls import reverse
 
 from core.errors import engine_text
+from tournaments import history
 from tournaments.models import Board, MatchGame, Tournament
 from tournaments.pairing import knockout
 from tournaments.pairing.matches import pairing_side_result, shares
@@ -133,7 +134,7 @@ def _match(tournament: Tournament, board: Board, third_place: bool = False) -> C
     if board.round.status == board.round.Status.PAIRED:
         match.state = "waiting"
         return match
-    decision = knockout.decide(tournament.cup_rule, [game.result for game in games])
+    decision = history.cup_decision(tournament, games)
     if decision.stage == knockout.DRAW_LOTS:
         match.state = "lots"
         return match

@@ -16,7 +16,7 @@ from games.option_fields import (
 from games.options import CUSTOM, custom_start
 from tournaments.models import Board, Tournament, default_tiebreaks
 from tournaments.pairing.matches import MAX_GAMES
-from tournaments.services.setup import FIXED_ONCE_STARTED, MAX_RATING
+from tournaments.services.setup import CUP_RANGES, FIXED_ONCE_STARTED, MAX_RATING, field_range
 from tournaments.tiebreak_texts import TIEBREAK_CHOICES
 
 #: How many tie-breaks the form lets a director order.
@@ -30,13 +30,22 @@ TIEBREAK_HELP = _(
 
 #: A cup's settings left empty: the model's defaults.
 CUP_DEFAULTS = {
-    "cup_rapid_matches": 1,
-    "cup_rapid_games": 2,
-    "cup_sudden_death": 1,
-    "cup_decider": Tournament.CupDecider.ARMAGEDDON,
-    "cup_tiebreak_base_seconds": 180,
-    "cup_tiebreak_increment_seconds": 2,
+    name: Tournament._meta.get_field(name).default
+    for name in (*(name for name, _low, _high in CUP_RANGES), "cup_decider")
 }
+
+
+def _cup_number_field(name: str, label, help_text="") -> forms.IntegerField:
+    """A cup's number setting, with the model's range and default."""
+    low, high = field_range(name)
+    return forms.IntegerField(
+        min_value=low,
+        max_value=high,
+        initial=CUP_DEFAULTS[name],
+        required=False,
+        label=label,
+        help_text=help_text,
+    )
 
 
 class TournamentForm(forms.Form):
@@ -86,48 +95,28 @@ class TournamentForm(forms.Form):
         required=False,
         label=_("A match scores"),
     )
-    cup_rapid_matches = forms.IntegerField(
-        min_value=0,
-        max_value=4,
-        initial=1,
-        required=False,
-        label=_("Cup: tie-break matches"),
-        help_text=_("knockout cup: a pairing still tied plays this many short matches first"),
+    cup_rapid_matches = _cup_number_field(
+        "cup_rapid_matches",
+        _("Cup: tie-break matches"),
+        _("knockout cup: a pairing still tied plays this many short matches first"),
     )
-    cup_rapid_games = forms.IntegerField(
-        min_value=1,
-        max_value=MAX_GAMES,
-        initial=2,
-        required=False,
-        label=_("Cup: games per tie-break match"),
-    )
-    cup_sudden_death = forms.IntegerField(
-        min_value=0,
-        max_value=10,
-        initial=1,
-        required=False,
-        label=_("Cup: sudden-death games"),
-        help_text=_("then up to this many single games: the first one won decides"),
+    cup_rapid_games = _cup_number_field("cup_rapid_games", _("Cup: games per tie-break match"))
+    cup_sudden_death = _cup_number_field(
+        "cup_sudden_death",
+        _("Cup: sudden-death games"),
+        _("then up to this many single games: the first one won decides"),
     )
     cup_decider = forms.ChoiceField(
         choices=Tournament.CupDecider.choices,
-        initial=Tournament.CupDecider.ARMAGEDDON,
+        initial=CUP_DEFAULTS["cup_decider"],
         required=False,
         label=_("Cup: when still tied"),
     )
-    cup_tiebreak_base_seconds = forms.IntegerField(
-        min_value=15,
-        max_value=86400,
-        initial=180,
-        required=False,
-        label=_("Cup: tie-break clock (seconds each)"),
+    cup_tiebreak_base_seconds = _cup_number_field(
+        "cup_tiebreak_base_seconds", _("Cup: tie-break clock (seconds each)")
     )
-    cup_tiebreak_increment_seconds = forms.IntegerField(
-        min_value=0,
-        max_value=600,
-        initial=2,
-        required=False,
-        label=_("Cup: tie-break increment (seconds)"),
+    cup_tiebreak_increment_seconds = _cup_number_field(
+        "cup_tiebreak_increment_seconds", _("Cup: tie-break increment (seconds)")
     )
     cup_third_place = forms.BooleanField(
         required=False,

@@ -6,9 +6,10 @@ Reads only. The services call these with the rows they locked.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable
 
-from tournaments.models import Board, Entrant, Tournament
-from tournaments.pairing import PairingPlayer, RoundEntry, Scoring
+from tournaments.models import Board, Entrant, MatchGame, Tournament
+from tournaments.pairing import PairingPlayer, RoundEntry, Scoring, knockout
 from tournaments.pairing.acceleration import AccelerationBlock, baku_blocks, player_accelerations
 from tournaments.pairing.matches import GAME_POINTS, match_score, round_points, round_scoring
 
@@ -40,6 +41,20 @@ def board_match_score(board: Board, tournament: Tournament):
     results = {game.number: game.result for game in board.match_games.all()}
     ordered = [results.get(n, "") for n in range(1, tournament.match_games + 1)]
     return match_score(ordered, tournament.match_games)
+
+
+def cup_results(games: Iterable[MatchGame]) -> list[str]:
+    """The results of a cup pairing's finished games in the order they were played (the
+    match's games, then its tie-break games); a game in play, with no result yet, is left out.
+    ``games``: the board's match games, in any order (the caller's rows, fresh or prefetched)."""
+    return [game.result for game in sorted(games, key=lambda game: game.number) if game.result]
+
+
+def cup_decision(tournament: Tournament, games: Iterable[MatchGame]) -> knockout.Decision:
+    """Where a cup pairing stands after its finished games (:func:`knockout.decide` under the
+    cup's tie-break rule). Raises :class:`tournaments.pairing.PairingError` when a game was
+    finished after the game that decided the pairing."""
+    return knockout.decide(tournament.cup_rule, cup_results(games))
 
 
 def acceleration_blocks(

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from django.shortcuts import get_object_or_404, render
 
-from tournaments import selectors
+from tournaments import board_selectors, selectors
 from tournaments.models import Round, Tournament
 from tournaments.selectors import tournament_by_slug
 from tournaments.sheets import board_qr
@@ -33,14 +33,14 @@ def alphabetical_list(request, slug: str, number: int):
         {
             "tournament": tournament,
             "round": round_,
-            "rows": selectors.alphabetical_pairings(round_),
+            "rows": board_selectors.alphabetical_pairings(round_),
         },
     )
 
 
 def table_cards(request, slug: str, number: int):
     tournament, round_ = _round(slug, number)
-    boards = [board for board in selectors.round_boards(round_) if board.white_id]
+    boards = [board for board in board_selectors.round_boards(round_) if board.white_id]
     for board in boards:
         board.qr = board_qr(request, board, scale=3)
     return render(
@@ -52,7 +52,7 @@ def table_cards(request, slug: str, number: int):
 
 def score_sheets(request, slug: str, number: int):
     tournament, round_ = _round(slug, number)
-    boards = [board for board in selectors.round_boards(round_) if board.white_id]
+    boards = [board for board in board_selectors.round_boards(round_) if board.white_id]
     columns = [
         range(column * SCORE_SHEET_ROWS + 1, (column + 1) * SCORE_SHEET_ROWS + 1)
         for column in range(SCORE_SHEET_COLUMNS)
@@ -91,7 +91,7 @@ def projector(request, slug: str):
     page is read again every few seconds."""
     tournament = tournament_by_slug(slug)
     current = tournament.round_set.filter(number=tournament.current_round).first()
-    boards = selectors.round_boards(current) if current else []
+    boards = board_selectors.round_boards(current) if current else []
     standings = selectors.standings(tournament)
     return render(
         request,

@@ -26,6 +26,7 @@ from ratings.selectors import ratings_being_updated
 from tournaments import (
     actions,
     award_selectors,
+    board_selectors,
     cup_selectors,
     exports,
     public_selectors,
@@ -170,7 +171,7 @@ def tournament_detail(request, slug: str):
             entrant=entrant,
             entrant_count=tournament.entrants.count(),
             current_round=current,
-            boards=selectors.round_boards(current) if current else [],
+            boards=board_selectors.round_boards(current) if current else [],
             standings=selectors.standings(tournament)[:10],
             round_times=selectors.round_times(tournament),
             arbiters=selectors.arbiters(tournament),
@@ -205,21 +206,21 @@ def tournament_players(request, slug: str):
 def tournament_round(request, slug: str, number: int):
     tournament = _tournament(slug)
     round_ = get_object_or_404(Round, tournament=tournament, number=number)
-    virtual = selectors.virtual_points(round_)
+    virtual = board_selectors.virtual_points(round_)
     context = _context(
         request,
         tournament,
         round=round_,
-        boards=selectors.round_boards(round_, virtual),
+        boards=board_selectors.round_boards(round_, virtual),
         result_form=ResultForm(),
     )
     context["open_boards"] = [b for b in context["boards"] if b.white_id and not b.result]
-    context["acceleration"] = selectors.round_acceleration(virtual)
-    mine = selectors.board_of_player(context["boards"], request.user)
+    context["acceleration"] = board_selectors.round_acceleration(virtual)
+    mine = board_selectors.board_of_player(context["boards"], request.user)
     if mine is not None and tournament.play_mode == Tournament.PlayMode.OTB:
-        context["panel"] = selectors.report_panel(tournament, round_, mine, request.user)
+        context["panel"] = board_selectors.report_panel(tournament, round_, mine, request.user)
     if context["is_director"] and tournament.play_mode == Tournament.PlayMode.OTB:
-        context["reports"] = selectors.reports_summary(context["boards"])
+        context["reports"] = board_selectors.reports_summary(context["boards"])
         for board in context["boards"]:  # the printed sheet's QR code: the board's report page
             if board.white_id:
                 board.qr = board_qr(request, board)
@@ -243,9 +244,9 @@ def tournament_board(request, slug: str, number: int, board: int):
     )
     found.black_points = found.white_points = ""
     context = _context(request, tournament, round=round_, board=found, boards=[found])
-    plays = selectors.board_of_player([found], request.user)
+    plays = board_selectors.board_of_player([found], request.user)
     if plays is not None and tournament.play_mode == Tournament.PlayMode.OTB:
-        context["panel"] = selectors.report_panel(tournament, round_, found, request.user)
+        context["panel"] = board_selectors.report_panel(tournament, round_, found, request.user)
     return render(request, "tournaments/board.html", context)
 
 

@@ -17,7 +17,12 @@ from playwright.sync_api import expect
 from tests.browser.asgi_server import asgi_live_server  # noqa: F401 (a fixture)
 from tests.browser.pages import errors_watched, in_view, outside_the_event_loop, page_opener
 from tests.browser.site_pages import screenshot_dir
-from tests.browser.tournament_pages import club_of_players, entrants_rated, messages
+from tests.browser.tournament_pages import (
+    club_of_players,
+    entrants_rated,
+    event_created,
+    new_event_form,
+)
 from tests.conftest import PASSWORD
 from tournaments import services
 from tournaments.models import Tournament
@@ -48,26 +53,30 @@ def test_a_director_runs_an_accelerated_swiss_and_players_read_its_virtual_point
     with page_opener(playwright_browser, asgi_live_server) as make:
         laptop = errors_watched(problems, make(width=1366, height=768))
         log_in(laptop, "dora", PASSWORD)
-        laptop.goto(f"/tournaments/new/{club.slug}/")
-        laptop.get_by_label("Name").fill("Baku Open")
-        laptop.get_by_label("Play mode").select_option("otb")
-        laptop.get_by_label("Entry").select_option("open")
-        laptop.get_by_label("Acceleration").select_option("baku")
+        new_event_form(
+            laptop,
+            club.slug,
+            {"Name": "Baku Open", "Play mode": "otb", "Entry": "open", "Acceleration": "baku"},
+        )
         guide = laptop.locator("#tiebreak-guide")
         guide.locator("summary").click()
         expect(guide).to_contain_text("Buchholz as if every game of the last round had been drawn")
         expect(guide).to_contain_text("C.07 10.3")
-        laptop.get_by_label("Tie-break 1").select_option("fore_buchholz")
-        laptop.get_by_label("Tie-break 2").select_option("average_rating_opponents")
-        laptop.get_by_label("Rating of unrated players").fill("1000")
+        new_event_form(
+            laptop,
+            None,
+            {
+                "Tie-break 1": "fore_buchholz",
+                "Tie-break 2": "average_rating_opponents",
+                "Rating of unrated players": "1000",
+            },
+        )
         fore = guide.locator("dt", has_text="Fore Buchholz")
         fore.scroll_into_view_if_needed()
         in_view(laptop, fore)
         laptop.screenshot(path=str(shots / "sumito-accelerated-settings.png"), full_page=True)
-        laptop.get_by_role("button", name="Create tournament").click()
-        expect(messages(laptop)).to_contain_text("Baku Open is open for registration")
+        slug = event_created(laptop, "Baku Open")
         expect(laptop.locator("#accelerated")).to_contain_text("Baku acceleration")
-        slug = laptop.url.rstrip("/").split("/")[-1]
 
         outside_the_event_loop(_enter_and_start, slug=slug)
         tournament = outside_the_event_loop(lambda: Tournament.objects.get(slug=slug))

@@ -40,7 +40,10 @@ from tests.browser.tournament_pages import (
     club_of_players,
     enter_game,
     entrants_rated,
+    event_created,
+    form_field,
     messages,
+    new_event_form,
 )
 from tests.conftest import PASSWORD
 from tournaments.models import Board, MatchGame, Tournament
@@ -101,33 +104,32 @@ def test_a_cup_of_eight_is_run_to_its_final_with_a_tie_break_game(
     with page_opener(playwright_browser, asgi_live_server) as make:
         dora = errors_watched(problems, make(width=1366, height=768))
         log_in(dora, "dora", PASSWORD)
-        dora.goto(f"/tournaments/new/{club.slug}/")
-
-        def field(label: str):
-            return dora.get_by_label(f"{label}:", exact=True)
-
-        field("Name").fill("Club Cup")
-        field("Format").select_option("knockout")
-        field("Play mode").select_option("server")
-        field("Entry").select_option("open")
-        field("Round start").select_option("manual")
-        field("Base minutes").fill("5")
-        field("Increment seconds").fill("0")
-        field("Games per pairing").fill("1")
-        field("Cup: tie-break matches").fill("1")
-        field("Cup: games per tie-break match").fill("2")
-        field("Cup: sudden-death games").fill("1")
-        field("Cup: when still tied").select_option("armageddon")
-        clock = field("Cup: tie-break clock (seconds each)")
-        clock.fill("60")
-        field("Cup: tie-break increment (seconds)").fill("1")
-        expect(field("Cup: a match for third place")).to_be_checked()
+        new_event_form(
+            dora,
+            club.slug,
+            {
+                "Name": "Club Cup",
+                "Format": "knockout",
+                "Play mode": "server",
+                "Entry": "open",
+                "Round start": "manual",
+                "Base minutes": "5",
+                "Increment seconds": "0",
+                "Games per pairing": "1",
+                "Cup: tie-break matches": "1",
+                "Cup: games per tie-break match": "2",
+                "Cup: sudden-death games": "1",
+                "Cup: when still tied": "armageddon",
+                "Cup: tie-break clock (seconds each)": "60",
+                "Cup: tie-break increment (seconds)": "1",
+            },
+        )
+        expect(form_field(dora, "Cup: a match for third place")).to_be_checked()
+        clock = form_field(dora, "Cup: tie-break clock (seconds each)")
         clock.scroll_into_view_if_needed()
         in_the_window(dora, clock)
         dora.screenshot(path=str(shots / "sumito-cup-settings.png"), full_page=True)
-        dora.get_by_role("button", name="Create tournament").click()
-        expect(messages(dora)).to_contain_text("Club Cup is open for registration")
-        slug = dora.url.rstrip("/").split("/")[-1]
+        slug = event_created(dora, "Club Cup")
         tournament = Tournament.objects.get(slug=slug)
         assert (
             tournament.format,

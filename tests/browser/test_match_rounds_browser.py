@@ -35,7 +35,15 @@ from tests.browser.pages import (
     page_opener,
 )
 from tests.browser.site_pages import screenshot_dir
-from tests.browser.tournament_pages import club_of_players, entrants_rated, messages, shown_points
+from tests.browser.tournament_pages import (
+    club_of_players,
+    entrants_rated,
+    event_created,
+    form_field,
+    messages,
+    new_event_form,
+    shown_points,
+)
 from tests.conftest import PASSWORD
 from tournaments.models import Board, MatchGame, Tournament
 
@@ -95,29 +103,28 @@ def test_a_match_round_of_two_games_played_through_the_pages(
         # --- Dora creates the event through the form.
         dora = errors_watched(problems, make(width=1366, height=768))
         log_in(dora, "dora", PASSWORD)
-        dora.goto(f"/tournaments/new/{club.slug}/")
-
-        def field(label: str):
-            return dora.get_by_label(f"{label}:", exact=True)
-
-        field("Name").fill("Match Swiss")
-        field("Format").select_option("swiss")
-        field("Rounds").fill("2")
-        field("Play mode").select_option("server")
-        field("Entry").select_option("open")
-        field("Round start").select_option("manual")
-        field("Base minutes").fill("5")
-        field("Increment seconds").fill("0")
-        games_per_pairing = field("Games per pairing")
-        games_per_pairing.fill("2")
-        field("A match scores").select_option("game")
+        new_event_form(
+            dora,
+            club.slug,
+            {
+                "Name": "Match Swiss",
+                "Format": "swiss",
+                "Rounds": "2",
+                "Play mode": "server",
+                "Entry": "open",
+                "Round start": "manual",
+                "Base minutes": "5",
+                "Increment seconds": "0",
+                "Games per pairing": "2",
+                "A match scores": "game",
+            },
+        )
+        games_per_pairing = form_field(dora, "Games per pairing")
         games_per_pairing.scroll_into_view_if_needed()
         in_the_window(dora, games_per_pairing)
         dora.screenshot(path=str(shots / "sumito-match-settings.png"), full_page=True)
-        dora.get_by_role("button", name="Create tournament").click()
-        expect(messages(dora)).to_contain_text("Match Swiss is open for registration")
+        slug = event_created(dora, "Match Swiss")
         expect(dora.locator("#match-rounds")).to_have_text("matches of 2 games (game points)")
-        slug = dora.url.rstrip("/").split("/")[-1]
         tournament = Tournament.objects.get(slug=slug)
         assert (tournament.match_games, tournament.match_scoring) == (2, "game")
         assert (tournament.play_mode, tournament.base_seconds, tournament.rounds) == (

@@ -24,7 +24,9 @@ from tests.browser.tournament_pages import (
     club_of_players,
     enter_game,
     entrants_rated,
+    event_created,
     messages,
+    new_event_form,
     shown_points,
 )
 from tests.conftest import PASSWORD
@@ -60,23 +62,22 @@ def test_a_directors_round_of_matches_over_the_board(
     with page_opener(playwright_browser, asgi_live_server) as make:
         dora = errors_watched(problems, make(width=1366, height=768))
         log_in(dora, "dora", PASSWORD)
-        dora.goto(f"/tournaments/new/{club.slug}/")
-
-        def field(label: str):
-            return dora.get_by_label(f"{label}:", exact=True)
-
-        field("Name").fill("Board Matches")
-        field("Format").select_option("swiss")
-        field("Rounds").fill("2")
-        field("Play mode").select_option("otb")
-        field("Entry").select_option("open")
-        field("Round start").select_option("manual")
-        field("Games per pairing").fill("2")
-        field("A match scores").select_option("game")
-        dora.get_by_role("button", name="Create tournament").click()
-        expect(messages(dora)).to_contain_text("Board Matches is open for registration")
+        new_event_form(
+            dora,
+            club.slug,
+            {
+                "Name": "Board Matches",
+                "Format": "swiss",
+                "Rounds": "2",
+                "Play mode": "otb",
+                "Entry": "open",
+                "Round start": "manual",
+                "Games per pairing": "2",
+                "A match scores": "game",
+            },
+        )
+        slug = event_created(dora, "Board Matches")
         expect(dora.locator("#match-rounds")).to_have_text("matches of 2 games (game points)")
-        slug = dora.url.rstrip("/").split("/")[-1]
 
         outside_the_event_loop(entrants_rated, slug=slug, names=NAMES)
         dora.reload()

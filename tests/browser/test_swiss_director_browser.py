@@ -18,7 +18,14 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from clubs.services import club_create, club_join
-from tests.browser.tournament_pages import MARBLES, POINTS, enter_result, messages, shown_points
+from tests.browser.tournament_pages import (
+    MARBLES,
+    POINTS,
+    enter_result,
+    messages,
+    new_event_form,
+    shown_points,
+)
 from tests.conftest import PASSWORD
 from tournaments import selectors
 from tournaments.models import AuditEntry, Board, Entrant, ResultChange, Round, Tournament
@@ -206,14 +213,20 @@ def test_director_runs_a_four_round_swiss(new_page, make_player, log_in):
     td.goto(club.get_absolute_url())
     td.get_by_role("link", name="New tournament").click()
     expect(td.get_by_role("heading", name=f"New tournament of {CLUB}")).to_be_visible()
-    td.get_by_label("Name:", exact=True).fill(EVENT)
-    td.get_by_label("Format:", exact=True).select_option("swiss")
-    td.get_by_label("Rounds:", exact=True).fill("4")
-    td.get_by_label("Rated:", exact=True).uncheck()
-    td.get_by_label("Play mode:", exact=True).select_option("otb")
-    td.get_by_label("Entry:", exact=True).select_option("members")
-    td.get_by_label("Round start:", exact=True).select_option("manual")
-    td.get_by_label("Points for a pairing-allocated bye:", exact=True).select_option("1")
+    new_event_form(
+        td,
+        None,  # reached through the club page's link
+        {
+            "Name": EVENT,
+            "Format": "swiss",
+            "Rounds": "4",
+            "Rated": False,
+            "Play mode": "otb",
+            "Entry": "members",
+            "Round start": "manual",
+            "Points for a pairing-allocated bye": "1",
+        },
+    )
     td.get_by_role("button", name="Create tournament").click()
     expect(messages(td)).to_have_text(f"{EVENT} is open for registration.")
     tournament = Tournament.objects.get(club=club)

@@ -15,7 +15,14 @@ from playwright.sync_api import expect
 
 from clubs.services import club_create, club_join
 from ratings.tasks import recompute_requested
-from tests.browser.tournament_pages import MARBLES, POINTS, enter_result, messages, shown_points
+from tests.browser.tournament_pages import (
+    MARBLES,
+    POINTS,
+    enter_result,
+    messages,
+    new_event_form,
+    shown_points,
+)
 from tests.conftest import PASSWORD
 from tournaments.models import Board, Entrant, ResultChange, Round, Tournament
 from tournaments.templatetags.tournament_results import shown_result
@@ -93,12 +100,18 @@ def test_director_runs_an_over_the_board_round_robin(new_page, make_player, log_
     td.goto(club.get_absolute_url())
     td.get_by_role("link", name="New tournament").click()
     expect(td.get_by_role("heading", name="New tournament of Push Club")).to_be_visible()
-    td.get_by_label("Name:", exact=True).fill("Winter Round-Robin")
-    td.get_by_label("Format:", exact=True).select_option("round_robin")
-    td.get_by_label("Play mode:", exact=True).select_option("otb")
-    td.get_by_label("Entry:", exact=True).select_option("members")
-    td.get_by_label("Round start:", exact=True).select_option("manual")
-    td.get_by_label("Points for a pairing-allocated bye:", exact=True).select_option("1")
+    new_event_form(
+        td,
+        None,  # reached through the club page's link
+        {
+            "Name": "Winter Round-Robin",
+            "Format": "round_robin",
+            "Play mode": "otb",
+            "Entry": "members",
+            "Round start": "manual",
+            "Points for a pairing-allocated bye": "1",
+        },
+    )
     # the director's order, as listed
     labels = ("SB · Sonneborn-Berger", "DE · Direct encounter", "KS · Koya (round-robin)")
     for slot, label in enumerate(labels, 1):

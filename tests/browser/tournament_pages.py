@@ -1,6 +1,8 @@
 """What the tournament browser tests share: the marbles and points of each result a director
 enters, and the few page helpers both drive the pages with."""
 
+from playwright.sync_api import expect
+
 from clubs.services import club_create
 from tests.browser.pages import in_the_window
 from tournaments import services
@@ -20,6 +22,36 @@ POINTS = {
 
 def messages(page):
     return page.locator(".messages .message")
+
+
+def form_field(page, label: str):
+    """The field of the page's form labelled ``label`` (without its colon)."""
+    return page.get_by_label(f"{label}:", exact=True)
+
+
+def new_event_form(page, club_slug: str | None, settings: dict[str, str | bool]) -> None:
+    """Fill the new-tournament form: open ``club_slug``'s (None: the form is open already) and
+    set each of ``settings`` by its field's label (without its colon): a select's option value,
+    a text box's text, or a tick box ticked (True) or not (False). The event is not created
+    yet (:func:`event_created`), so a test can read the form first."""
+    if club_slug is not None:
+        page.goto(f"/tournaments/new/{club_slug}/")
+    for label, value in settings.items():
+        field = form_field(page, label)
+        if isinstance(value, bool):
+            field.set_checked(value)
+        elif field.evaluate("element => element.tagName") == "SELECT":
+            field.select_option(value)
+        else:
+            field.fill(value)
+
+
+def event_created(page, name: str) -> str:
+    """Create the event the new-tournament form describes; once the page says ``name`` is
+    open for registration, the new event's slug (from the event page's address)."""
+    page.get_by_role("button", name="Create tournament").click()
+    expect(messages(page)).to_contain_text(f"{name} is open for registration")
+    return page.url.rstrip("/").split("/")[-1]
 
 
 def shown_points(value: float) -> str:

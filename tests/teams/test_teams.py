@@ -121,7 +121,7 @@ def test_the_captain_keeps_the_roster_but_only_admins_change_the_team(club):
         services.team_update(team=team, actor=players["ann"], name="Ann's team")
     with pytest.raises(NotAllowed):
         services.team_delete(team=team, actor=players["ann"])
-    services.team_update(team=team, actor=owner, captain=None, no_captain=True)
+    services.team_update(team=team, actor=owner, captain=None)
     team.refresh_from_db()
     assert team.captain is None
     with pytest.raises(NotAllowed):  # no longer the captain
@@ -188,6 +188,10 @@ def test_the_api(club, api):
     assert [row["username"] for row in ordered.json()["roster"]] == ["cid", "ann", "bob"]
     reserve = ann.patch(f"/api/v1/teams/{slug}/members/cid/", {"reserve": True}, format="json")
     assert [row["username"] for row in reserve.json()["roster"]] == ["ann", "bob", "cid"]
+    unchanged = ann.patch(f"/api/v1/teams/{slug}/members/cid/", {}, format="json")
+    assert unchanged.status_code == 200 and unchanged.json()["roster"] == reserve.json()["roster"]
+    assert bob.patch(f"/api/v1/teams/{slug}/members/cid/", {}, format="json").status_code == 403
+    assert ann.patch(f"/api/v1/teams/{slug}/members/dan/", {}, format="json").status_code == 404
     rated = ann.post(f"/api/v1/teams/{slug}/roster/by-rating/")
     assert [row["username"] for row in rated.json()["roster"]] == ["bob", "ann", "cid"]
     assert bob.delete(f"/api/v1/teams/{slug}/members/ann/").status_code == 403

@@ -16,21 +16,13 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 from core.errors import Conflict, InvalidInput
+from tournaments import history
 from tournaments.models import AuditEntry, Board, Round
 from tournaments.pairing import knockout
 from tournaments.permissions import require_director
 from tournaments.services.common import audit, locked
 from tournaments.services.matches import CUP_RESULTS
 from tournaments.services.rounds import round_finish_if_complete
-
-
-def cup_decision(tournament, board: Board) -> knockout.Decision | None:
-    """Where a cup board's pairing stands (None for a bye or a board decided by a forfeit
-    before any game)."""
-    if board.white_id is None:
-        return None
-    results = [game.result for game in board.match_games.all() if game.result]
-    return knockout.decide(tournament.cup_rule, results)
 
 
 def cup_lot_drawn(*, board: Board, actor: User, winner: str, now: datetime) -> Board:
@@ -56,7 +48,9 @@ def cup_lot_drawn(*, board: Board, actor: User, winner: str, now: datetime) -> B
                 _("Board %(number)s is decided already.") % {"number": board.number},
                 code="decided",
             )
-        decision = cup_decision(tournament, board)
+        decision = (  # none for a bye
+            history.cup_decision(tournament, board.match_games.all()) if board.white_id else None
+        )
         if decision is None or decision.stage != knockout.DRAW_LOTS:
             raise Conflict(
                 _("Board %(number)s is not waiting for lots.") % {"number": board.number},

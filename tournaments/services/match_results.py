@@ -138,15 +138,12 @@ def match_game_result_set(
         return match_game
 
 
-def _cup_results(board: Board) -> list[str]:
-    return [game.result for game in board.match_games.order_by("number") if game.result]
-
-
 def _cup_game_kind(tournament: Tournament, board: Board, number: int) -> str:
     """A cup's game over the board may be entered when it is the pairing's next game, or
     corrected when it was entered: its kind (of the match, a tie-break game)."""
-    results = _cup_results(board)
-    decision = knockout.decide(tournament.cup_rule, results)
+    games = list(board.match_games.order_by("number"))
+    results = history.cup_results(games)
+    decision = history.cup_decision(tournament, games)
     if 1 <= number <= len(results):
         return MatchGame.objects.get(board=board, number=number).kind
     if decision.stage == knockout.PLAY and number == decision.number:
@@ -171,7 +168,7 @@ def _cup_board_write(
     through, as on the server), or still open. A correction that would leave games after the
     deciding one, or reopen a decided pairing, is refused (409): nothing changes."""
     try:
-        decision = knockout.decide(tournament.cup_rule, _cup_results(board))
+        decision = history.cup_decision(tournament, board.match_games.order_by("number"))
     except PairingError as error:
         raise Conflict(
             _(

@@ -114,8 +114,8 @@ def cup_board_decide(tournament: Tournament, round_: Round, board: Board, now: d
     termination the kind of game or rule that decided. Lots to draw leave the board open for
     the director (:func:`tournaments.services.cups.cup_lot_drawn`). Returns whether the board
     now has its result."""
-    results = [game.result for game in board.match_games.order_by("number")]
-    decision = knockout.decide(tournament.cup_rule, results)
+    # the games so far are all finished: the next one is created here, once the last is
+    decision = history.cup_decision(tournament, board.match_games.order_by("number"))
     if decision.stage == knockout.PLAY:
         if (
             tournament.play_mode == Tournament.PlayMode.SERVER

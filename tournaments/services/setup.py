@@ -7,6 +7,7 @@ from decimal import Decimal
 from zoneinfo import ZoneInfo, available_timezones
 
 from django.conf import settings as django_settings
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import transaction
 from django.utils.text import slugify
 from django.utils.translation import gettext
@@ -305,13 +306,26 @@ def tournament_create(*, club: Club, actor: User, name: str, **fields) -> Tourna
     return Tournament.objects.create(club=club, slug=slug, created_by=actor, **fields)
 
 
+def field_range(name: str) -> tuple[int, int]:
+    """The whole numbers the Tournament field ``name`` takes, read from its validators, so
+    that the bounds are written once, on the model (a positive field without a lower bound of
+    its own starts at 0)."""
+    validators = Tournament._meta.get_field(name).validators
+    low = max((v.limit_value for v in validators if isinstance(v, MinValueValidator)), default=0)
+    high = min(v.limit_value for v in validators if isinstance(v, MaxValueValidator))
+    return low, high
+
+
 #: A cup's tie-break settings and their ranges (tournaments.pairing.knockout.TieBreakRule).
-CUP_RANGES = (
-    ("cup_rapid_matches", 0, 4),
-    ("cup_rapid_games", 1, MAX_GAMES),
-    ("cup_sudden_death", 0, 10),
-    ("cup_tiebreak_base_seconds", 15, 86400),
-    ("cup_tiebreak_increment_seconds", 0, 600),
+CUP_RANGES = tuple(
+    (name, *field_range(name))
+    for name in (
+        "cup_rapid_matches",
+        "cup_rapid_games",
+        "cup_sudden_death",
+        "cup_tiebreak_base_seconds",
+        "cup_tiebreak_increment_seconds",
+    )
 )
 
 

@@ -15,7 +15,7 @@ import sys
 
 import pytest
 
-from tournaments.pairing.model import BLACK, WHITE, PairingError
+from tournaments.pairing.model import PairingError
 from tournaments.pairing.team_swiss import (
     NO_PREFERENCES,
     TYPE_A,
@@ -27,45 +27,9 @@ from tournaments.pairing.team_swiss import (
 )
 from tournaments.pairing.team_trf import write_team_trf
 
+from .generated_team_events import EVENTS, random_results
+
 pytest.importorskip("gacrux")
-
-RESULTS = ["1-0", "0-1", "1/2-1/2"] * 6 + ["+-", "-+", "--"]
-
-#: (seed, teams, boards, rounds, colour model, primary score, secondary for colours, initial)
-EVENTS = [
-    (1, 7, 4, 5, TYPE_A, "match", True, BLACK),
-    (2, 8, 4, 5, TYPE_A, "match", True, WHITE),
-    (3, 9, 3, 6, TYPE_B, "match", True, BLACK),
-    (4, 10, 4, 7, TYPE_B, "game", True, WHITE),
-    (5, 11, 2, 6, NO_PREFERENCES, "match", True, BLACK),
-    (6, 12, 6, 7, TYPE_A, "game", False, BLACK),
-    (7, 13, 4, 7, TYPE_B, "match", False, WHITE),
-    (8, 6, 4, 5, TYPE_A, "match", True, BLACK),
-    (9, 16, 4, 7, TYPE_A, "match", True, WHITE),
-    (10, 15, 5, 6, TYPE_B, "game", True, BLACK),
-    (11, 5, 2, 5, TYPE_A, "match", True, WHITE),
-    (12, 20, 4, 8, TYPE_B, "match", True, BLACK),
-]
-
-
-def _generated(seed: int) -> tuple:
-    rng = random.Random(seed)
-    count = rng.randint(4, 24)
-    return (
-        seed,
-        count,
-        rng.randint(1, 8),
-        rng.randint(3, min(9, count // 2 + 2)),
-        rng.choice([TYPE_A, TYPE_A, TYPE_B, NO_PREFERENCES]),
-        rng.choice(["match", "match", "game"]),
-        rng.random() < 0.8,
-        rng.choice([BLACK, WHITE]),
-    )
-
-
-#: Wider: generated sizes and settings.
-EVENTS += [_generated(seed) for seed in range(100, 136)]
-
 
 #: The checker's status when a round has no legal pairing.
 NO_LEGAL_PAIRING = 2
@@ -90,20 +54,6 @@ def checker_round(path, rules, primary) -> tuple[list[tuple[int, int]], int | No
     matches = [(w, b) for w, b in pairs if w and b]
     byes = [w or b for w, b in pairs if not (w and b)]
     return matches, (byes[0] if byes else None), answer["status"]["code"]
-
-
-def _results(rng: random.Random, boards: int) -> tuple[str, ...]:
-    """A match's board results, single boards forfeited too; now and then a match forfeited as
-    a whole (a team did not come: it loses every board; rarely neither came)."""
-    roll = rng.random()
-    if roll < 0.04:  # the second team did not come: the first wins every board
-        return tuple("+-" if board % 2 == 0 else "-+" for board in range(boards))
-    if roll < 0.06:
-        return ("--",) * boards
-    while True:
-        results = tuple(rng.choice(RESULTS) for _ in range(boards))
-        if any(result in ("1-0", "0-1", "1/2-1/2") for result in results):
-            return results
 
 
 @pytest.mark.parametrize("event", EVENTS, ids=[f"event{event[0]}" for event in EVENTS])
@@ -146,7 +96,7 @@ def test_every_round_is_the_checkers(tmp_path, event):
             assert ours.bye == bye
         assert ours is not None
         for pair in ours.pairs:
-            results = _results(rng, boards)
+            results = random_results(rng, boards)
             matches.append(TeamMatchRecord(number, pair.first, pair.second, results))
         if ours.bye is not None:
             matches.append(TeamMatchRecord(number, ours.bye, None))

@@ -12,6 +12,9 @@ from .models import (
     ResultChange,
     ResultReport,
     Round,
+    TeamEntry,
+    TeamLineup,
+    TeamMatch,
     Tournament,
 )
 
@@ -48,7 +51,16 @@ class ResultChangeAdmin(admin.ModelAdmin):
     raw_id_fields = ("board", "changed_by")
 
 
-for model in (Arbiter, Entrant, ByeRequest, ForbiddenPair, MatchGame):
+for model in (
+    Arbiter,
+    Entrant,
+    ByeRequest,
+    ForbiddenPair,
+    MatchGame,
+    TeamEntry,
+    TeamMatch,
+    TeamLineup,
+):
     admin.site.register(model, raw_id_fields=[f.name for f in model._meta.fields if f.is_relation])
 
 

@@ -1,5 +1,6 @@
 """The tournaments app's models, by what they hold: the event (``event``), its rounds and
-boards (``rounds``), and its records (``records``)."""
+boards (``rounds``), its records (``records``) and a team event's teams, matches and line-ups
+(``team_events``)."""
 
 from tournaments.models.event import (
     DEFAULT_TIEBREAKS,
@@ -14,6 +15,7 @@ from tournaments.models.event import (
 )
 from tournaments.models.records import AuditEntry, Prize, ResultChange, ResultReport
 from tournaments.models.rounds import Board, MatchGame, Round
+from tournaments.models.team_events import TeamEntry, TeamLineup, TeamMatch
 
 __all__ = [
     "DEFAULT_TIEBREAKS",
@@ -30,6 +32,9 @@ __all__ = [
     "ResultChange",
     "ResultReport",
     "Round",
+    "TeamEntry",
+    "TeamLineup",
+    "TeamMatch",
     "Tournament",
     "default_tiebreaks",
 ]

@@ -21,8 +21,16 @@ DEFAULT_TIEBREAKS = ["buchholz_cut1", "buchholz", "sonneborn_berger", "direct_en
 ROUND_ROBIN_TIEBREAKS = ["sonneborn_berger", "direct_encounter", "wins"]
 
 
+#: A team event's tie-breaks (codes of tournaments.tiebreaks.team.TEAM_TIEBREAKS): the other
+#: score, direct encounter, the opponents' match points times the game points scored against
+#: them, the board count.
+DEFAULT_TEAM_TIEBREAKS = ["secondary_score", "direct_encounter", "esb_mg", "board_count"]
+
+
 def default_tiebreaks(format: str) -> list[str]:
     """The tie-break order an event of ``format`` starts with."""
+    if format.startswith("team_"):
+        return list(DEFAULT_TEAM_TIEBREAKS)
     return list(DEFAULT_TIEBREAKS if format == "swiss" else ROUND_ROBIN_TIEBREAKS)
 
 
@@ -32,6 +40,9 @@ class Tournament(models.Model):
         ROUND_ROBIN = "round_robin", _("Round-robin")
         DOUBLE_ROUND_ROBIN = "double_round_robin", _("Double round-robin")
         KNOCKOUT = "knockout", _("Knockout cup")
+        TEAM_SWISS = "team_swiss", _("Team Swiss (FIDE C.04.6)")
+        TEAM_ROUND_ROBIN = "team_round_robin", _("Team round-robin")
+        TEAM_DOUBLE_ROUND_ROBIN = "team_double_rr", _("Team double round-robin")
 
     class PlayMode(models.TextChoices):
         SERVER = "server", _("On the server")
@@ -145,6 +156,35 @@ class Tournament(models.Model):
         default=2, validators=[MaxValueValidator(600)]
     )
     cup_third_place = models.BooleanField(default=True)
+    # Team events (tournaments.tiebreaks.team, tournaments.pairing.team_swiss): boards a match,
+    # match points for a match won, drawn, lost, the score that ranks first, and the team
+    # Swiss's colour model (C.04.6 art. 1.7: "A", "B" or "none").
+    team_boards = models.PositiveSmallIntegerField(
+        default=4, validators=[MinValueValidator(1), MaxValueValidator(16)]
+    )
+    team_match_win = models.PositiveSmallIntegerField(
+        default=2, validators=[MinValueValidator(1), MaxValueValidator(10)]
+    )
+    team_match_draw = models.PositiveSmallIntegerField(
+        default=1, validators=[MaxValueValidator(10)]
+    )
+    team_match_loss = models.PositiveSmallIntegerField(
+        default=0, validators=[MaxValueValidator(10)]
+    )
+    team_primary = models.CharField(
+        max_length=5,
+        default="match",
+        choices=[("match", _("Match points")), ("game", _("Game points"))],
+    )
+    team_colour_model = models.CharField(
+        max_length=4,
+        default="A",
+        choices=[
+            ("A", _("Type A: colour preferences by the first boards' colours")),
+            ("B", _("Type B: colour preferences kept strictly")),
+            ("none", _("No colour preferences")),
+        ],
+    )
     play_mode = models.CharField(max_length=6, choices=PlayMode.choices, default=PlayMode.SERVER)
     entry = models.CharField(max_length=8, choices=Entry.choices, default=Entry.MEMBERS)
     registration_opens_at = models.DateTimeField(null=True, blank=True)
@@ -237,6 +277,14 @@ class Tournament(models.Model):
         return self.format == self.Format.KNOCKOUT
 
     @property
+    def is_team_event(self) -> bool:
+        return self.format in TEAM_FORMATS
+
+    @property
+    def is_team_round_robin(self) -> bool:
+        return self.format in (self.Format.TEAM_ROUND_ROBIN, self.Format.TEAM_DOUBLE_ROUND_ROBIN)
+
+    @property
     def field_fixed_at_start(self) -> bool:
         """A round-robin or a cup: no late entries and no byes once it has begun."""
         return self.format != self.Format.SWISS
@@ -283,6 +331,16 @@ class Tournament(models.Model):
     def time_control_label(self) -> str:
         """As the games and the notifications write it: ``5+0`` (minutes + seconds)."""
         return TimeControl(self.base_seconds or None, self.increment_seconds or 0).label()
+
+
+#: The formats whose entries are teams.
+TEAM_FORMATS = frozenset(
+    {
+        Tournament.Format.TEAM_SWISS,
+        Tournament.Format.TEAM_ROUND_ROBIN,
+        Tournament.Format.TEAM_DOUBLE_ROUND_ROBIN,
+    }
+)
 
 
 class Arbiter(models.Model):

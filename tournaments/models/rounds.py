@@ -74,6 +74,14 @@ class Board(models.Model):
         blank=True,
         related_name="tournament_board",
     )
+    #: a team event's board: the match it belongs to (``slot``: its board number there)
+    team_match = models.ForeignKey(
+        "tournaments.TeamMatch",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="boards",
+    )
     note = models.TextField(max_length=NOTE_LENGTH, blank=True, help_text="why this pairing")
     # The same note as texts to translate (core.messages.Text.to_data), shown in each
     # reader's language; empty for a note written before notes were kept so (shown as it is).

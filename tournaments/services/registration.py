@@ -56,7 +56,18 @@ def _entry_problems(tournament: Tournament, user: User) -> list[str]:
     return problems
 
 
+def _refuse_team_event(tournament: Tournament) -> None:
+    """Players do not enter a team event one by one: their teams do."""
+    if tournament.is_team_event:
+        raise Conflict(
+            gettext("%(name)s is a team event: a team's captain enters the team.")
+            % {"name": tournament.name},
+            code="team_event",
+        )
+
+
 def _check_can_enter(tournament: Tournament, user: User) -> None:
+    _refuse_team_event(tournament)
     if (
         tournament.entry == Tournament.Entry.MEMBERS
         and not Membership.objects.filter(club=tournament.club, user=user).exists()
@@ -223,6 +234,7 @@ def check_director_may_add(tournament: Tournament, actor: User) -> None:
     """A director adds players (the tournament locked): not to an event over, nor to a
     round-robin under way."""
     require_director(tournament, actor, gettext("add players"))
+    _refuse_team_event(tournament)
     if tournament.status == Tournament.Status.FINISHED:
         raise Conflict(gettext("The tournament is over."), code="tournament_finished")
     if tournament.status == Tournament.Status.RUNNING and tournament.is_round_robin:

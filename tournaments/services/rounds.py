@@ -24,6 +24,7 @@ from tournaments.identity import initial_order_key
 from tournaments.models import AuditEntry, Board, Entrant, Round, Tournament
 from tournaments.pairing import PairingError, berger_rounds, knockout
 from tournaments.permissions import require_director
+from tournaments.services import team_events
 from tournaments.services.common import audit, locked
 from tournaments.services.matches import board_game_create
 
@@ -49,6 +50,8 @@ def tournament_start(*, tournament: Tournament, actor: User | None, now: datetim
             require_director(tournament, actor, _("start it"))
         if tournament.status != Tournament.Status.REGISTRATION:
             raise Conflict(_("The tournament has already started."), code="tournament_started")
+        if tournament.is_team_event:
+            return _team_start_locked(tournament, now)
         entrants = list(Entrant.objects.filter(tournament=tournament).select_related("user"))
         if len(entrants) < 2:
             raise Conflict(
@@ -74,6 +77,17 @@ def tournament_start(*, tournament: Tournament, actor: User | None, now: datetim
         if tournament.round_start == Tournament.RoundStart.AUTO:
             _start_locked(tournament, round_, now)
     return round_
+
+
+def _team_start_locked(tournament: Tournament, now: datetime) -> Round:
+    """:func:`tournament_start` for a team event: the teams numbered, round 1's matches."""
+    team_events.start_locked(tournament)
+    tournament.status = Tournament.Status.RUNNING
+    tournament.started_at = now
+    tournament.save(update_fields=["status", "started_at", "rounds"])
+    # never started here: the captains send their line-ups until the round begins (a team
+    # event's rounds start by hand or at their times, tournaments.services.setup)
+    return _pair_locked(tournament, 1, now)
 
 
 def tournament_advance(*, tournament_id: int, number: int, now: datetime) -> Round | None:
@@ -289,8 +303,11 @@ def _check_pairable(tournament: Tournament, number: int) -> None:
 
 
 def _create_round(tournament: Tournament, number: int, now: datetime) -> Round:
-    """The round and its boards as :mod:`tournaments.draw` makes them; the caller holds the lock."""
-    if tournament.is_round_robin:
+    """The round and its boards as :mod:`tournaments.draw` makes them (a team event: its
+    matches, the boards made when it begins); the caller holds the lock."""
+    if tournament.is_team_event:
+        boards = []
+    elif tournament.is_round_robin:
         boards = draw.round_robin_boards(tournament, number)
     elif tournament.is_knockout:
         boards = draw.knockout_boards(tournament, number)
@@ -315,6 +332,8 @@ def _create_round(tournament: Tournament, number: int, now: datetime) -> Round:
         board.round = round_
         board.number = board_number
     Board.objects.bulk_create(boards)
+    if tournament.is_team_event:
+        team_events.round_matches_create(tournament, round_)
     tournament.current_round = number
     tournament.save(update_fields=["current_round"])
     notify.round_paired(tournament, round_, now)
@@ -383,6 +402,8 @@ def round_start(*, tournament_id: int, number: int, actor: User | None, now: dat
 
 
 def _start_locked(tournament: Tournament, round_: Round, now: datetime) -> None:
+    if tournament.is_team_event:
+        team_events.round_boards_create(tournament, round_, now)
     if tournament.play_mode == Tournament.PlayMode.SERVER:
         for board in round_.boards.filter(white__isnull=False, result="").select_related(
             "black__user", "white__user"

@@ -19,10 +19,12 @@ from core.errors import Conflict, InvalidInput, NotFound, Unprocessable
 from games.models import Game
 from games.options import CUSTOM, GameOptions, custom_start
 from tournaments.models import Arbiter, Round, Tournament, default_tiebreaks
+from tournaments.models.event import TEAM_FORMATS
 from tournaments.pairing.matches import MAX_GAMES
 from tournaments.permissions import require_club_admin, require_director
 from tournaments.services.common import locked
 from tournaments.tiebreaks import TIEBREAKS
+from tournaments.tiebreaks.team import TEAM_TIEBREAKS
 
 SETTINGS_FIELDS = (
     "name",
@@ -39,6 +41,12 @@ SETTINGS_FIELDS = (
     "cup_tiebreak_base_seconds",
     "cup_tiebreak_increment_seconds",
     "cup_third_place",
+    "team_boards",
+    "team_match_win",
+    "team_match_draw",
+    "team_match_loss",
+    "team_primary",
+    "team_colour_model",
     "rounds",
     "base_seconds",
     "increment_seconds",
@@ -79,7 +87,7 @@ SETTINGS_FIELDS = (
 MAX_RATING = 3500
 
 
-def _validate_settings(fields: dict) -> dict:
+def _validate_settings(fields: dict, current: Tournament | None = None) -> dict:
     if "name" in fields:
         fields["name"] = (fields["name"] or "").strip()
         if not 3 <= len(fields["name"]) <= 100:
@@ -93,18 +101,35 @@ def _validate_settings(fields: dict) -> dict:
         fields["rounds"] = int(fields["rounds"])
         if not 1 <= fields["rounds"] <= 30:
             raise InvalidInput(gettext("A Swiss has 1 to 30 rounds."))
+    format = fields.get("format") or (current.format if current else "swiss")
+    known = TEAM_TIEBREAKS if format in TEAM_FORMATS else TIEBREAKS
+    start = fields.get("round_start") or (current.round_start if current else "manual")
+    if format in TEAM_FORMATS and start == Tournament.RoundStart.AUTO:
+        raise Unprocessable(
+            gettext(
+                "A team event's rounds start when the director starts them or at scheduled "
+                "times: the captains send their line-ups before."
+            ),
+            code="team_round_start",
+        )
     if "tiebreaks" in fields:
         order = fields["tiebreaks"]
         if not isinstance(order, list) or not all(isinstance(code, str) for code in order):
             raise InvalidInput(
                 gettext("tiebreaks is a list of tie-break codes in order, from %(tiebreaks)s.")
-                % {"tiebreaks": ", ".join(TIEBREAKS)}
+                % {"tiebreaks": ", ".join(known)}
             )
-        unknown = [code for code in order if code not in TIEBREAKS]
+        unknown = [code for code in order if code not in known]
+        if unknown and all(code in TIEBREAKS or code in TEAM_TIEBREAKS for code in order):
+            raise Unprocessable(
+                gettext("%(unknown)s: not a tie-break of this format; choose from %(tiebreaks)s.")
+                % {"unknown": ", ".join(unknown), "tiebreaks": ", ".join(known)},
+                code="tiebreak_not_for_format",
+            )
         if unknown:
             raise InvalidInput(
                 gettext("Unknown tie-break %(unknown)s; choose from %(tiebreaks)s.")
-                % {"unknown": ", ".join(unknown), "tiebreaks": ", ".join(TIEBREAKS)}
+                % {"unknown": ", ".join(unknown), "tiebreaks": ", ".join(known)}
             )
         if len(set(fields["tiebreaks"])) != len(fields["tiebreaks"]):
             raise InvalidInput(gettext("A tie-break appears twice in the order."))
@@ -121,12 +146,24 @@ def _validate_settings(fields: dict) -> dict:
             raise InvalidInput(gettext("%(cap)s is a number of rounds, 0 to 30.") % {"cap": cap})
     if "first_move_seconds" in fields and not 10 <= int(fields["first_move_seconds"]) <= 3600:
         raise InvalidInput(gettext("The time for a first move is 10 to 3600 seconds."))
-    for name, low, high in CUP_RANGES:
+    for name, low, high in CUP_RANGES + TEAM_RANGES:
         if name in fields and not _int_between(fields[name], low, high):
             raise InvalidInput(
                 gettext("%(name)s is a whole number from %(low)s to %(high)s.")
                 % {"name": name, "low": low, "high": high}
             )
+    points = [
+        fields.get(name, getattr(current, name, Tournament._meta.get_field(name).default))
+        for name in ("team_match_win", "team_match_draw", "team_match_loss")
+    ]
+    if not points[2] <= points[1] < points[0]:
+        raise Unprocessable(
+            gettext(
+                "A match won scores more match points than a match drawn, and a match drawn at "
+                "least as many as a match lost."
+            ),
+            code="team_match_points",
+        )
     if "bye_points" in fields:
         fields["bye_points"] = Decimal(str(fields["bye_points"]))
         if fields["bye_points"] not in (Decimal("0"), Decimal("0.5"), Decimal("1")):
@@ -138,6 +175,8 @@ def _validate_settings(fields: dict) -> dict:
         ("max_plies_result", ["draw", "marbles"]),
         ("prize_ties", ["tiebreak", "split"]),
         ("pairing_rules", Tournament.PairingRules.values),
+        ("team_primary", ["match", "game"]),
+        ("team_colour_model", ["A", "B", "none"]),
         ("tiebreak_rules", Tournament.TiebreakRules.values),
         ("acceleration", Tournament.Acceleration.values),
         ("match_scoring", Tournament.MatchScoring.values),
@@ -329,6 +368,13 @@ CUP_RANGES = tuple(
 )
 
 
+#: A team event's numbers and their ranges.
+TEAM_RANGES = tuple(
+    (name, *field_range(name))
+    for name in ("team_boards", "team_match_win", "team_match_draw", "team_match_loss")
+)
+
+
 def _int_between(value, low: int, high: int) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
 
@@ -347,6 +393,12 @@ FIXED_ONCE_STARTED = (
     "cup_tiebreak_base_seconds",
     "cup_tiebreak_increment_seconds",
     "cup_third_place",
+    "team_boards",
+    "team_match_win",
+    "team_match_draw",
+    "team_match_loss",
+    "team_primary",
+    "team_colour_model",
     "rounds",
     "base_seconds",
     "increment_seconds",
@@ -388,7 +440,7 @@ def tournament_update(*, tournament: Tournament, actor: User, **fields) -> Tourn
     with transaction.atomic():
         tournament = locked(tournament)
         require_director(tournament, actor, gettext("change its settings"))
-        fields = _validate_start(_validate_settings(fields), tournament)
+        fields = _validate_start(_validate_settings(fields, tournament), tournament)
         fields = _validate_matches(_validate_acceleration(fields, tournament), tournament)
         fields = _schedule_in_zone(fields, tournament)
         if tournament.status != Tournament.Status.REGISTRATION:

@@ -35,6 +35,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 
+from core.messages import gettext_noop
 from tournaments.pairing.matches import game_points, shares
 from tournaments.pairing.model import BLACK, WHITE, PairingError, Scoring
 from tournaments.pairing.team_swiss import TeamMatchRecord
@@ -58,21 +59,35 @@ _ESB = "C.07 Extended Sonneborn-Berger (team), unplayed rounds 16"
 TEAM_TIEBREAKS: dict[str, Tiebreak] = {
     t.code: t
     for t in (
-        Tiebreak("secondary_score", "MPvGP", "The other score (game or match points)", "C.07"),
-        Tiebreak("buchholz", "BH", "Buchholz", _BH),
-        Tiebreak("buchholz_cut1", "BH-C1", "Buchholz cut 1", _BH + ", cuts 14"),
-        Tiebreak("sonneborn_berger", "SB", "Sonneborn-Berger", "C.07 9.1, unplayed rounds 16"),
-        Tiebreak("esb_mm", "EMMSB", "Opponents' match points x match points", _ESB),
-        Tiebreak("esb_mg", "EMGSB", "Opponents' match points x game points", _ESB),
-        Tiebreak("esb_gm", "EGMSB", "Opponents' game points x match points", _ESB),
-        Tiebreak("esb_gg", "EGGSB", "Opponents' game points x game points", _ESB),
-        Tiebreak("direct_encounter", "DE", "Direct encounter", "C.07 6"),
-        Tiebreak("wins", "WIN", "Matches won (played or not)", "C.07 7.1"),
-        Tiebreak("games_won", "WON", "Matches won over the board", "C.07 7.2"),
-        Tiebreak("board_count", "BC", "Board count", "C.07 (team)", lower_first=True),
-        Tiebreak("top_board", "TBR", "Top-board result", "C.07 (team)"),
-        Tiebreak("board_elimination", "BBE", "Board-by-board elimination", "C.07 (team)"),
-        Tiebreak("pairing_number", "TPN", "Pairing number", "C.07 7.8", lower_first=True),
+        Tiebreak(
+            "secondary_score",
+            "MPvGP",
+            gettext_noop("The other score (game or match points)"),
+            "C.07",
+        ),
+        Tiebreak("buchholz", "BH", gettext_noop("Buchholz"), _BH),
+        Tiebreak("buchholz_cut1", "BH-C1", gettext_noop("Buchholz cut 1"), _BH + ", cuts 14"),
+        Tiebreak(
+            "sonneborn_berger",
+            "SB",
+            gettext_noop("Sonneborn-Berger"),
+            "C.07 9.1, unplayed rounds 16",
+        ),
+        Tiebreak("esb_mm", "EMMSB", gettext_noop("Opponents' match points x match points"), _ESB),
+        Tiebreak("esb_mg", "EMGSB", gettext_noop("Opponents' match points x game points"), _ESB),
+        Tiebreak("esb_gm", "EGMSB", gettext_noop("Opponents' game points x match points"), _ESB),
+        Tiebreak("esb_gg", "EGGSB", gettext_noop("Opponents' game points x game points"), _ESB),
+        Tiebreak("direct_encounter", "DE", gettext_noop("Direct encounter"), "C.07 6"),
+        Tiebreak("wins", "WIN", gettext_noop("Matches won (played or not)"), "C.07 7.1"),
+        Tiebreak("games_won", "WON", gettext_noop("Matches won over the board"), "C.07 7.2"),
+        Tiebreak("board_count", "BC", gettext_noop("Board count"), "C.07 (team)", lower_first=True),
+        Tiebreak("top_board", "TBR", gettext_noop("Top-board result"), "C.07 (team)"),
+        Tiebreak(
+            "board_elimination", "BBE", gettext_noop("Board-by-board elimination"), "C.07 (team)"
+        ),
+        Tiebreak(
+            "pairing_number", "TPN", gettext_noop("Pairing number"), "C.07 7.8", lower_first=True
+        ),
     )
 }
 

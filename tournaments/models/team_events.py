@@ -1,0 +1,101 @@
+"""A team event's rows (``Tournament.is_team_event``): the teams entered, each round's matches
+between two of them and the line-ups their captains submit. A match's boards are the round's
+:class:`Board` rows whose ``team_match`` is the match (``slot``: the board's number in the
+match); a board one team left empty is no game and keeps its forfeit in ``TeamMatch.forfeits``.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from tournaments.models.event import Tournament
+from tournaments.models.rounds import Round
+
+
+class TeamEntry(models.Model):
+    """A club's team in the event: ``number`` is its pairing number (by the team's rating when
+    the event starts), ``name`` the team's name then."""
+
+    class Status(models.TextChoices):
+        ACTIVE = "active", _("Active")
+        WITHDRAWN = "withdrawn", _("Withdrawn")
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="team_entries"
+    )
+    team = models.ForeignKey("teams.Team", on_delete=models.PROTECT, related_name="entries")
+    name = models.CharField(max_length=60)
+    number = models.PositiveSmallIntegerField(null=True, blank=True)
+    #: the average rating of the team's first boards when it entered, then when the event began
+    rating = models.PositiveIntegerField(default=0)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.ACTIVE)
+    withdrawn_from_round = models.PositiveSmallIntegerField(null=True, blank=True)
+    entered_at = models.DateTimeField(auto_now_add=True)
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["tournament", "number", "-rating", "name"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "team"], name="one_entry_per_team"),
+            models.UniqueConstraint(
+                fields=["tournament", "number"], name="unique_team_pairing_number"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} in {self.tournament}"
+
+
+class TeamMatch(models.Model):
+    """One match of a round: ``first`` has Black (the first mover) on board 1, the colours
+    alternating by board; ``second`` None is the pairing-allocated bye. ``forfeits`` holds, per
+    board, the result the line-ups decided (``+-``, ``-+``, ``--``) or ``""`` where two players
+    met, from the board's Black's side; empty until the round starts."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="team_matches")
+    number = models.PositiveSmallIntegerField()
+    first = models.ForeignKey(TeamEntry, on_delete=models.CASCADE, related_name="+")
+    second = models.ForeignKey(
+        TeamEntry, on_delete=models.CASCADE, related_name="+", null=True, blank=True
+    )
+    forfeits = models.JSONField(default=list, blank=True)
+
+    class Meta:
+        ordering = ["round", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "number"], name="one_team_match_per_number")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.round} match {self.number}"
+
+    @property
+    def is_bye(self) -> bool:
+        return self.second_id is None
+
+
+class TeamLineup(models.Model):
+    """The players a team fields in a match, board 1 first (user ids, ``None`` for a board left
+    empty); ``by_default`` when nobody submitted one before the round began and the roster's
+    first players were fielded."""
+
+    match = models.ForeignKey(TeamMatch, on_delete=models.CASCADE, related_name="lineups")
+    entry = models.ForeignKey(TeamEntry, on_delete=models.CASCADE, related_name="lineups")
+    players = models.JSONField(default=list)
+    by_default = models.BooleanField(default=False)
+    submitted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    submitted_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["match", "entry"], name="one_lineup_per_team")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.entry.name}'s line-up, {self.match}"

@@ -1,0 +1,318 @@
+"""A team event's writes: teams entered and withdrawn, the start (pairing numbers by the teams'
+ratings), each round's matches, the captains' line-ups and, when the round begins, the boards
+made from them (:mod:`tournaments.team_draw` reads, the pure engines decide).
+
+Every service locks the tournament row first (``common.locked``), as all tournament services
+do, so a line-up racing the round's start, or two teams entering at once, are serialised.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from accounts.models import User
+from core.errors import Conflict, InvalidInput, NotAllowed, engine_text
+from ratings.selectors import rating_for_tournament
+from teams.models import Team, TeamMember
+from teams.services import may_keep_roster
+from tournaments import team_draw
+from tournaments.models import (
+    AuditEntry,
+    Board,
+    Entrant,
+    Round,
+    TeamEntry,
+    TeamLineup,
+    TeamMatch,
+    Tournament,
+)
+from tournaments.pairing.berger import berger_rounds
+from tournaments.pairing.model import PairingError
+from tournaments.pairing.teams import lineup_problems, lineup_results
+from tournaments.permissions import is_director
+from tournaments.services.common import audit, locked
+from tournaments.services.registration import profile_identity
+
+
+def _roster(team: Team) -> list[tuple[int, str]]:
+    """The team's players in board order (regulars, then reserves): (user id, username)."""
+    return list(
+        TeamMember.objects.filter(team=team)
+        .order_by("reserve", "board")
+        .values_list("user_id", "user__username")
+    )
+
+
+def _team_rating(tournament: Tournament, team: Team) -> int:
+    """The average rating, for the event's clock, of the players on the team's first boards."""
+    first = list(
+        TeamMember.objects.filter(team=team, reserve=False)
+        .order_by("board")
+        .select_related("user")[: tournament.team_boards]
+    )
+    if not first:
+        return 0
+    return round(sum(rating_for_tournament(m.user, tournament) for m in first) / len(first))
+
+
+def _require_team_event(tournament: Tournament) -> None:
+    if not tournament.is_team_event:
+        raise Conflict(
+            _("%(name)s is not a team event.") % {"name": tournament.name}, code="not_team_event"
+        )
+
+
+def _may_act_for(tournament: Tournament, team: Team, actor: User) -> bool:
+    """The team's captain, its club's admins and the event's directors act for a team."""
+    return may_keep_roster(team, actor) or is_director(tournament, actor)
+
+
+def _require_may_act_for(tournament: Tournament, team: Team, actor: User) -> None:
+    if not _may_act_for(tournament, team, actor):
+        raise NotAllowed(
+            _(
+                "Only the captain of %(team)s, an admin of its club or a director of %(name)s "
+                "may do this."
+            )
+            % {"team": team.name, "name": tournament.name}
+        )
+
+
+def team_enter(*, tournament: Tournament, team: Team, actor: User, now: datetime) -> TeamEntry:
+    """Enter ``team`` in the team event while its registration is open."""
+    with transaction.atomic():
+        tournament = locked(tournament)
+        _require_team_event(tournament)
+        _require_may_act_for(tournament, team, actor)
+        if tournament.status != Tournament.Status.REGISTRATION:
+            raise Conflict(_("The tournament has already started."), code="tournament_started")
+        if tournament.entry == Tournament.Entry.MEMBERS and team.club_id != tournament.club_id:
+            raise NotAllowed(
+                _("%(name)s is for the teams of %(club)s only.")
+                % {"name": tournament.name, "club": tournament.club.name}
+            )
+        if TeamEntry.objects.filter(tournament=tournament, team=team).exists():
+            raise Conflict(
+                _("%(team)s is already entered.") % {"team": team.name}, code="already_entered"
+            )
+        if (
+            tournament.max_players is not None
+            and TeamEntry.objects.filter(tournament=tournament).count() >= tournament.max_players
+        ):
+            raise Conflict(
+                _("%(name)s is full (%(max)s teams).")
+                % {"name": tournament.name, "max": tournament.max_players},
+                code="tournament_full",
+            )
+        return TeamEntry.objects.create(
+            tournament=tournament,
+            team=team,
+            name=team.name,
+            rating=_team_rating(tournament, team),
+            entered_by=actor,
+        )
+
+
+def team_entry_remove(*, tournament: Tournament, team: Team, actor: User) -> None:
+    """Take a team's entry back before the event starts."""
+    with transaction.atomic():
+        tournament = locked(tournament)
+        _require_team_event(tournament)
+        _require_may_act_for(tournament, team, actor)
+        if tournament.status != Tournament.Status.REGISTRATION:
+            raise Conflict(
+                _("The event has started: withdraw the team instead."), code="tournament_started"
+            )
+        TeamEntry.objects.filter(tournament=tournament, team=team).delete()
+
+
+def team_withdraw(*, tournament: Tournament, team: Team, actor: User, now: datetime) -> TeamEntry:
+    """Withdraw a team from a running event: a team Swiss pairs it no more; a round-robin's
+    matches against it (from the next round not begun) are forfeited as a whole."""
+    with transaction.atomic():
+        tournament = locked(tournament)
+        _require_team_event(tournament)
+        _require_may_act_for(tournament, team, actor)
+        entry = TeamEntry.objects.filter(tournament=tournament, team=team).first()
+        if entry is None or tournament.status != Tournament.Status.RUNNING:
+            raise Conflict(
+                _("Only a team playing in a running event can withdraw."), code="not_playing"
+            )
+        if entry.status == TeamEntry.Status.WITHDRAWN:
+            return entry
+        current = Round.objects.filter(tournament=tournament, number=tournament.current_round)
+        begun = current.exclude(status=Round.Status.PAIRED).exists() or not current.exists()
+        entry.status = TeamEntry.Status.WITHDRAWN
+        entry.withdrawn_from_round = tournament.current_round + (1 if begun else 0)
+        entry.save(update_fields=["status", "withdrawn_from_round"])
+        audit(
+            tournament,
+            actor,
+            AuditEntry.What.WITHDRAWN,
+            _("%(team)s withdrawn from round %(number)s.")
+            % {"team": entry.name, "number": entry.withdrawn_from_round},
+            now,
+        )
+        return entry
+
+
+# --- the start and the rounds (called by tournaments.services.rounds, under its lock) -----------
+
+
+def start_locked(tournament: Tournament) -> None:
+    """Pairing numbers by the teams' ratings (then names), the rounds of a round-robin."""
+    teams = list(TeamEntry.objects.filter(tournament=tournament).select_related("team"))
+    if len(teams) < 2:
+        raise Conflict(_("A team event needs at least 2 teams to start."), code="too_few_teams")
+    for entry in teams:
+        entry.rating = _team_rating(tournament, entry.team)
+    teams.sort(key=lambda entry: (-entry.rating, entry.name.casefold()))
+    for number, entry in enumerate(teams, start=1):
+        entry.number = number
+    TeamEntry.objects.bulk_update(teams, ["number", "rating"])
+    if tournament.is_team_round_robin:
+        double = tournament.format == Tournament.Format.TEAM_DOUBLE_ROUND_ROBIN
+        tournament.rounds = berger_rounds(len(teams), double=double)
+
+
+def round_matches_create(tournament: Tournament, round_: Round) -> None:
+    """Round ``round_``'s matches, from the team engines; the caller holds the lock."""
+    try:
+        pairs = team_draw.round_pairs(tournament, round_.number)
+    except PairingError as error:
+        raise Conflict(
+            _("No legal pairing for round %(number)s: %(error)s")
+            % {"number": round_.number, "error": engine_text(error)},
+            code="no_pairing",
+        ) from error
+    TeamMatch.objects.bulk_create(
+        TeamMatch(round=round_, number=number, first=first, second=second)
+        for number, (first, second) in enumerate(pairs, start=1)
+    )
+
+
+def lineup_submit(
+    *, match: TeamMatch, team: Team, players: list[User | None], actor: User, now: datetime
+) -> TeamLineup:
+    """The players ``team`` fields in ``match``, board 1 first (None: a board left empty),
+    until the round begins; kept within the roster's order (``teams.lineup_problems``)."""
+    with transaction.atomic():
+        tournament = locked(match.round.tournament)
+        match = TeamMatch.objects.select_related("round", "first", "second").get(pk=match.pk)
+        entry = next(
+            (side for side in (match.first, match.second) if side and side.team_id == team.pk),
+            None,
+        )
+        if entry is None:
+            raise Conflict(
+                _("%(team)s does not play in this match.") % {"team": team.name},
+                code="not_in_match",
+            )
+        _require_may_act_for(tournament, team, actor)
+        if match.round.status != Round.Status.PAIRED:
+            raise Conflict(
+                _("Round %(number)s has begun: its line-ups are closed.")
+                % {"number": match.round.number},
+                code="lineups_closed",
+            )
+        ids = [player.pk if player is not None else None for player in players]
+        names = [player.username if player is not None else None for player in players]
+        roster = [username for _pk, username in _roster(team)]
+        problems = lineup_problems(roster, names, tournament.team_boards)
+        if problems:
+            detail = "; ".join(engine_text(problem) for problem in problems)
+            raise InvalidInput(detail, code="bad_lineup")
+        lineup, _created = TeamLineup.objects.update_or_create(
+            match=match,
+            entry=entry,
+            defaults={
+                "players": ids,
+                "by_default": False,
+                "submitted_by": actor,
+                "submitted_at": now,
+            },
+        )
+        return lineup
+
+
+def _lineup(tournament: Tournament, match: TeamMatch, entry: TeamEntry, now: datetime) -> list:
+    """The line-up ``entry`` plays ``match`` with: the one submitted, else the roster's first
+    players (recorded ``by_default``), none for a withdrawn team."""
+    boards = tournament.team_boards
+    submitted = TeamLineup.objects.filter(match=match, entry=entry).first()
+    if submitted is not None:
+        return list(submitted.players)
+    if entry.status == TeamEntry.Status.WITHDRAWN:
+        players: list = [None] * boards
+    else:
+        roster = [pk for pk, _username in _roster(entry.team)][:boards]
+        players = roster + [None] * (boards - len(roster))
+    TeamLineup.objects.create(
+        match=match, entry=entry, players=players, by_default=True, submitted_at=now
+    )
+    return players
+
+
+def _entrant(tournament: Tournament, user_id: int, entry: TeamEntry, cache: dict) -> Entrant:
+    """The player's individual entry in the event (made the first time they play)."""
+    if user_id in cache:
+        return cache[user_id]
+    entrant = Entrant.objects.filter(tournament=tournament, user_id=user_id).first()
+    if entrant is None:
+        user = User.objects.get(pk=user_id)
+        highest = (
+            Entrant.objects.filter(tournament=tournament)
+            .order_by("-pairing_number")
+            .values_list("pairing_number", flat=True)
+            .first()
+        )
+        identity = profile_identity(user)
+        identity["represents"] = entry.team.club.name[:80]
+        entrant = Entrant.objects.create(
+            tournament=tournament,
+            user=user,
+            rating=rating_for_tournament(user, tournament),
+            pairing_number=(highest or 0) + 1,
+            **identity,
+        )
+    cache[user_id] = entrant
+    return entrant
+
+
+def round_boards_create(tournament: Tournament, round_: Round, now: datetime) -> None:
+    """When the round begins: each match's boards from the two line-ups, the first team Black
+    on the odd boards; a board one team left empty is its forfeit (both: a double forfeit),
+    kept in the match's ``forfeits``. The caller holds the lock and creates the games."""
+    boards = tournament.team_boards
+    cache: dict = {}
+    made = []
+    for match in round_.team_matches.select_related("first__team__club", "second__team__club"):
+        if match.second is None:
+            continue
+        first = _lineup(tournament, match, match.first, now)
+        second = _lineup(tournament, match, match.second, now)
+        decided = lineup_results(first, second)
+        match.forfeits = [result or "" for result in decided]
+        match.save(update_fields=["forfeits"])
+        for slot, result in enumerate(decided, start=1):
+            if result is not None:
+                continue
+            ours, theirs = first[slot - 1], second[slot - 1]
+            black, white = (ours, theirs) if slot % 2 else (theirs, ours)
+            black_entry, white_entry = (
+                (match.first, match.second) if slot % 2 else (match.second, match.first)
+            )
+            made.append(
+                Board(
+                    round=round_,
+                    number=(match.number - 1) * boards + slot,
+                    black=_entrant(tournament, black, black_entry, cache),
+                    white=_entrant(tournament, white, white_entry, cache),
+                    team_match=match,
+                    slot=slot,
+                )
+            )
+    Board.objects.bulk_create(made)

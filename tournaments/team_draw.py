@@ -1,0 +1,126 @@
+"""A team event's rows read for the pure team engines (reads only): the past matches as
+:class:`TeamMatchRecord`, the next round's pairs (team Swiss by FIDE C.04.6, team round-robin
+by the Berger tables), the standings' input. The services hold the locks and write."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from tournaments.models import Board, TeamEntry, TeamMatch, Tournament
+from tournaments.pairing import berger_pairings
+from tournaments.pairing.model import BLACK
+from tournaments.pairing.team_swiss import (
+    TeamMatchRecord,
+    TeamSwissRules,
+    pair_team_round,
+    swiss_teams,
+)
+from tournaments.pairing.teams import TeamScoring
+from tournaments.tiebreaks.team import TeamStandingsInput
+
+
+def scoring(tournament: Tournament) -> TeamScoring:
+    return TeamScoring(
+        float(tournament.team_match_win),
+        float(tournament.team_match_draw),
+        float(tournament.team_match_loss),
+    )
+
+
+def swiss_rules(tournament: Tournament) -> TeamSwissRules:
+    return TeamSwissRules(
+        rounds=tournament.rounds, colour_model=tournament.team_colour_model, initial_colour=BLACK
+    )
+
+
+def entries(tournament: Tournament) -> list[TeamEntry]:
+    return list(TeamEntry.objects.filter(tournament=tournament).order_by("number"))
+
+
+def match_results(matches: list[TeamMatch]) -> dict[int, tuple[str, ...]]:
+    """Per match (id) each board's result from its Black's side: the line-ups' forfeit, else
+    the board's result (``""`` while it is played)."""
+    played: dict[int, dict[int, str]] = defaultdict(dict)
+    for board in Board.objects.filter(team_match__in=[m for m in matches if m.forfeits]).only(
+        "team_match_id", "slot", "result"
+    ):
+        played[board.team_match_id][board.slot] = board.result  # type: ignore[index]
+    return {
+        match.id: tuple(
+            forfeit or played[match.id].get(number, "")
+            for number, forfeit in enumerate(match.forfeits, start=1)
+        )
+        for match in matches
+        if match.forfeits or match.second_id is None
+    }
+
+
+def records(tournament: Tournament, before: int | None = None) -> list[TeamMatchRecord]:
+    """The matches of the rounds that began (before round ``before``), by pairing numbers; a
+    match whose boards are not all in counts what is in."""
+    matches = list(
+        TeamMatch.objects.filter(round__tournament=tournament)
+        .select_related("round", "first", "second")
+        .order_by("round__number", "number")
+    )
+    if before is not None:
+        matches = [match for match in matches if match.round.number < before]
+    results = match_results(matches)
+    return [
+        TeamMatchRecord(
+            match.round.number,
+            match.first.number,  # type: ignore[arg-type]
+            match.second.number if match.second else None,
+            results[match.id] if match.second else (),
+        )
+        for match in matches
+        if match.id in results
+    ]
+
+
+def round_pairs(tournament: Tournament, number: int) -> list[tuple[TeamEntry, TeamEntry | None]]:
+    """Round ``number``'s matches in table order, the first team first (Black on board 1);
+    ``(team, None)`` is the team Swiss's pairing-allocated bye (a round-robin's team without
+    an opponent sits the round out and has no match). Raises the engine's PairingError."""
+    teams = entries(tournament)
+    by_number = {entry.number: entry for entry in teams}
+    if tournament.is_team_round_robin:
+        double = tournament.format == Tournament.Format.TEAM_DOUBLE_ROUND_ROBIN
+        return [
+            (by_number[first], by_number[second])
+            for first, second in berger_pairings(
+                len(teams), number, double=double, swap_last_two_rounds=tournament.berger_swap
+            )
+            if second is not None
+        ]
+    active = {entry.number for entry in teams if entry.status == TeamEntry.Status.ACTIVE}
+    state = swiss_teams(
+        list(by_number),
+        records(tournament, before=number),
+        tournament.team_boards,
+        scoring(tournament),
+        primary=tournament.team_primary,
+    )
+    pairing = pair_team_round(
+        [team for team in state if team.tpn in active], number, swiss_rules(tournament)
+    )
+    pairs: list[tuple[TeamEntry, TeamEntry | None]] = [
+        (by_number[pair.first], by_number[pair.second]) for pair in pairing.pairs
+    ]
+    if pairing.bye is not None:
+        pairs.append((by_number[pairing.bye], None))
+    return pairs
+
+
+def standings_input(tournament: Tournament) -> TeamStandingsInput:
+    teams = entries(tournament)
+    return TeamStandingsInput(
+        tuple((entry.number, entry.name) for entry in teams if entry.number is not None),
+        tournament.team_boards,
+        tuple(records(tournament)),
+        total_rounds=tournament.rounds,
+        primary=tournament.team_primary,
+        scoring=scoring(tournament),
+        round_robin=tournament.is_team_round_robin,
+        rules=tournament.tiebreak_rules,
+    )

@@ -1,0 +1,214 @@
+"""A team event's reads: the standings with the team tie-breaks, a round's matches with their
+boards, line-ups and scores."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db.models import Q
+
+from accounts.models import User
+from clubs.models import Membership
+from teams.models import Team
+from teams.selectors import roster
+from teams.services import may_keep_roster
+from tournaments import team_draw
+from tournaments.models import (
+    Board,
+    TeamEntry,
+    TeamLineup,
+    TeamMatch,
+    Tournament,
+    default_tiebreaks,
+)
+from tournaments.pairing.teams import team_match_score
+from tournaments.permissions import is_director
+from tournaments.tiebreaks.team import TEAM_TIEBREAKS, TeamStandingRow, compute_team_standings
+
+
+def team_tiebreak_order(tournament: Tournament) -> list[str]:
+    """The event's team tie-breaks (the defaults where its list holds others)."""
+    order = list(tournament.tiebreaks or [])
+    if order and all(code in TEAM_TIEBREAKS for code in order):
+        return order
+    return default_tiebreaks(tournament.format)
+
+
+def team_standings(tournament: Tournament) -> list[TeamStandingRow]:
+    """The teams ranked by their primary score and the event's team tie-breaks."""
+    return compute_team_standings(
+        team_draw.standings_input(tournament), team_tiebreak_order(tournament)
+    )
+
+
+@dataclass(frozen=True)
+class MatchBoard:
+    """One board of a match: its number, the first team's colour there, the two players'
+    usernames (None: left empty) and the result from the board's Black's side."""
+
+    slot: int
+    first_black: bool
+    first_player: str | None
+    second_player: str | None
+    result: str
+    board_id: int | None
+    first_name: str | None = None
+    second_name: str | None = None
+
+
+@dataclass(frozen=True)
+class MatchRow:
+    match: TeamMatch
+    boards: list[MatchBoard]
+    first_points: float
+    second_points: float
+    match_points: tuple[float, float] | None
+    lineups_in: tuple[bool, bool]
+
+
+def round_matches(tournament: Tournament, number: int) -> list[MatchRow]:
+    """Round ``number``'s matches in table order with their boards and scores."""
+    matches = list(
+        TeamMatch.objects.filter(round__tournament=tournament, round__number=number)
+        .select_related("first", "second", "round")
+        .order_by("number")
+    )
+    lineups = {
+        (lineup.match_id, lineup.entry_id): lineup
+        for lineup in TeamLineup.objects.filter(match__in=matches)
+    }
+    boards = {
+        (board.team_match_id, board.slot): board
+        for board in Board.objects.filter(team_match__in=matches).select_related(
+            "black__user", "white__user"
+        )
+    }
+    results = team_draw.match_results(matches)
+    users = _usernames(lineups.values())
+    names = _names(lineups.values())
+    rows = []
+    for match in matches:
+        first = lineups.get((match.id, match.first_id))
+        second = lineups.get((match.id, match.second_id))
+        shown = []
+        for slot in range(1, tournament.team_boards + 1 if match.second_id else 1):
+            board = boards.get((match.id, slot))
+            shown.append(
+                MatchBoard(
+                    slot,
+                    slot % 2 == 1,
+                    _player(first, slot, users),
+                    _player(second, slot, users),
+                    results.get(match.id, ("",) * tournament.team_boards)[slot - 1],
+                    board.pk if board else None,
+                    _player(first, slot, names),
+                    _player(second, slot, names),
+                )
+            )
+        score = team_match_score(results.get(match.id) or ("",) * tournament.team_boards)
+        rows.append(
+            MatchRow(
+                match,
+                shown,
+                score.first,
+                score.second,
+                score.match_points(team_draw.scoring(tournament)),
+                (first is not None, second is not None),
+            )
+        )
+    return rows
+
+
+def _usernames(lineups) -> dict[int, str]:
+    ids = {pk for lineup in lineups for pk in lineup.players if pk is not None}
+    return dict(User.objects.filter(pk__in=ids).values_list("pk", "username"))
+
+
+def _names(lineups) -> dict[int, str]:
+    ids = {pk for lineup in lineups for pk in lineup.players if pk is not None}
+    return {user.pk: user.shown_name for user in User.objects.filter(pk__in=ids)}
+
+
+def _player(lineup: TeamLineup | None, slot: int, users: dict[int, str]) -> str | None:
+    if lineup is None or slot > len(lineup.players) or lineup.players[slot - 1] is None:
+        return None
+    return users.get(lineup.players[slot - 1])
+
+
+def teams_to_enter(tournament: Tournament, user) -> list:
+    """The teams ``user`` may enter in the event and has not: those they captain or whose club
+    they administer (a members-only event: its club's teams); a director: every team of the
+    event's club."""
+    if not user.is_authenticated or tournament.status != Tournament.Status.REGISTRATION:
+        return []
+    teams = Team.objects.select_related("club").exclude(entries__tournament=tournament)
+    if tournament.entry == Tournament.Entry.MEMBERS:
+        teams = teams.filter(club=tournament.club)
+    if is_director(tournament, user):
+        return list(teams.filter(club=tournament.club).order_by("name"))
+    admin_clubs = Membership.objects.filter(
+        user=user, role__in=(Membership.Role.OWNER, Membership.Role.ADMIN)
+    ).values("club")
+    return list(teams.filter(Q(captain=user) | Q(club__in=admin_clubs)).order_by("name"))
+
+
+@dataclass(frozen=True)
+class EntryRow:
+    entry: TeamEntry
+    mine: bool
+
+
+def team_entries(tournament: Tournament, user) -> list[EntryRow]:
+    """The teams entered (by pairing number once the event began, else by rating), each with
+    whether ``user`` acts for it."""
+    entries = TeamEntry.objects.filter(tournament=tournament).select_related("team__club")
+    return [
+        EntryRow(entry, user.is_authenticated and _acts_for(tournament, entry.team, user))
+        for entry in entries.order_by("number", "-rating", "name")
+    ]
+
+
+def _acts_for(tournament: Tournament, team, user) -> bool:
+    return may_keep_roster(team, user) or is_director(tournament, user)
+
+
+@dataclass(frozen=True)
+class LineupForm:
+    """A captain's line-up form for one match: the team, its roster (username, label) and the
+    usernames preselected per board (the line-up sent, else the roster's first players)."""
+
+    match: TeamMatch
+    team: object
+    roster: list[tuple[str, str]]
+    chosen: list[str]
+    sent: bool
+
+
+def lineup_forms(tournament: Tournament, number: int, user) -> list[LineupForm]:
+    """The line-up forms ``user`` may fill in round ``number`` (until it begins)."""
+    round_ = tournament.round_set.filter(number=number).first()
+    if not user.is_authenticated or round_ is None or round_.status != "paired":
+        return []
+    forms = []
+    for match in round_.team_matches.select_related("first__team", "second__team"):
+        for entry in (match.first, match.second):
+            if entry is None or not _acts_for(tournament, entry.team, user):
+                continue
+            rows = sorted(roster(entry.team), key=lambda row: (row.reserve, row.board))
+            sent = TeamLineup.objects.filter(match=match, entry=entry).first()
+            if sent is not None:
+                users = _usernames([sent])
+                chosen = [users.get(pk, "") if pk else "" for pk in sent.players]
+            else:
+                chosen = [row.username for row in rows[: tournament.team_boards]]
+            chosen += [""] * (tournament.team_boards - len(chosen))
+            forms.append(
+                LineupForm(
+                    match,
+                    entry.team,
+                    [(row.username, f"{row.name} ({row.rating})") for row in rows],
+                    chosen,
+                    sent is not None,
+                )
+            )
+    return forms

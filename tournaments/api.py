@@ -21,18 +21,23 @@ from tournaments import actions, board_selectors, cup_selectors, exports, select
 from tournaments.models import Entrant, Round, Tournament
 from tournaments.selectors import tournament_by_slug as _tournament
 from tournaments.tiebreaks import TIEBREAKS
+from tournaments.tiebreaks.team import TEAM_TIEBREAKS
+
+#: Every tie-break code: an individual event's (TIEBREAKS), then a team event's own.
+ALL_TIEBREAKS = list(dict.fromkeys([*TIEBREAKS, *TEAM_TIEBREAKS]))
 
 
 @extend_schema_field(
     {
         "type": "array",
-        "items": {"type": "string", "enum": list(TIEBREAKS)},
+        "items": {"type": "string", "enum": ALL_TIEBREAKS},
         "uniqueItems": True,
-        "description": "tie-break codes, in order, each once",
+        "description": "tie-break codes, in order, each once: an individual event's, or a team "
+        "event's (tournaments.tiebreaks.team; another is refused, 422)",
     }
 )
 class TiebreakOrder(serializers.ListField):
-    child = serializers.ChoiceField(choices=list(TIEBREAKS))
+    child = serializers.ChoiceField(choices=ALL_TIEBREAKS)
 
     def to_internal_value(self, data):
         order = super().to_internal_value(data)

@@ -3,7 +3,7 @@
 
 from django.urls import path
 
-from tournaments import actions, api, guest_api
+from tournaments import actions, api, guest_api, team_api
 
 T = "<slug:slug>/"
 
@@ -53,6 +53,25 @@ urlpatterns = [
         name="api-tournament-round",
     ),
     path(f"{T}export/<str:kind>", api.TournamentExportView.as_view(), name="api-tournament-export"),
+    # a team event's teams, matches, line-ups and standings
+    path(f"{T}teams/", team_api.TeamEntriesView.as_view(), name="api-tournament-teams"),
+    path(f"{T}teams/<slug:team>/", team_api.TeamEntryView.as_view(), name="api-tournament-team"),
+    path(
+        f"{T}teams/<slug:team>/withdraw/",
+        team_api.TeamWithdrawView.as_view(),
+        name="api-tournament-team-withdraw",
+    ),
+    path(
+        f"{T}matches/<int:number>/",
+        team_api.TeamRoundView.as_view(),
+        name="api-tournament-team-matches",
+    ),
+    path(f"{T}lineups/<int:match>/", team_api.LineupView.as_view(), name="api-tournament-lineup"),
+    path(
+        f"{T}team-standings/",
+        team_api.TeamStandingsView.as_view(),
+        name="api-tournament-team-standings",
+    ),
 ]
 urlpatterns += [
     path(

@@ -16,8 +16,14 @@ from games.option_fields import (
 from games.options import CUSTOM, custom_start
 from tournaments.models import Board, Tournament, default_tiebreaks
 from tournaments.pairing.matches import MAX_GAMES
-from tournaments.services.setup import CUP_RANGES, FIXED_ONCE_STARTED, MAX_RATING, field_range
-from tournaments.tiebreak_texts import TIEBREAK_CHOICES
+from tournaments.services.setup import (
+    CUP_RANGES,
+    FIXED_ONCE_STARTED,
+    MAX_RATING,
+    TEAM_RANGES,
+    field_range,
+)
+from tournaments.tiebreak_texts import TEAM_TIEBREAK_CHOICES, TIEBREAK_CHOICES
 
 #: How many tie-breaks the form lets a director order.
 TIEBREAK_SLOTS = 6
@@ -28,15 +34,20 @@ TIEBREAK_HELP = _(
 )
 
 
-#: A cup's settings left empty: the model's defaults.
+#: A cup's and a team event's settings left empty: the model's defaults.
 CUP_DEFAULTS = {
     name: Tournament._meta.get_field(name).default
-    for name in (*(name for name, _low, _high in CUP_RANGES), "cup_decider")
+    for name in (
+        *(name for name, _low, _high in CUP_RANGES + TEAM_RANGES),
+        "cup_decider",
+        "team_primary",
+        "team_colour_model",
+    )
 }
 
 
-def _cup_number_field(name: str, label, help_text="") -> forms.IntegerField:
-    """A cup's number setting, with the model's range and default."""
+def _number_field(name: str, label, help_text="") -> forms.IntegerField:
+    """A cup's or a team event's number setting, with the model's range and default."""
     low, high = field_range(name)
     return forms.IntegerField(
         min_value=low,
@@ -95,13 +106,13 @@ class TournamentForm(forms.Form):
         required=False,
         label=_("A match scores"),
     )
-    cup_rapid_matches = _cup_number_field(
+    cup_rapid_matches = _number_field(
         "cup_rapid_matches",
         _("Cup: tie-break matches"),
         _("knockout cup: a pairing still tied plays this many short matches first"),
     )
-    cup_rapid_games = _cup_number_field("cup_rapid_games", _("Cup: games per tie-break match"))
-    cup_sudden_death = _cup_number_field(
+    cup_rapid_games = _number_field("cup_rapid_games", _("Cup: games per tie-break match"))
+    cup_sudden_death = _number_field(
         "cup_sudden_death",
         _("Cup: sudden-death games"),
         _("then up to this many single games: the first one won decides"),
@@ -112,10 +123,10 @@ class TournamentForm(forms.Form):
         required=False,
         label=_("Cup: when still tied"),
     )
-    cup_tiebreak_base_seconds = _cup_number_field(
+    cup_tiebreak_base_seconds = _number_field(
         "cup_tiebreak_base_seconds", _("Cup: tie-break clock (seconds each)")
     )
-    cup_tiebreak_increment_seconds = _cup_number_field(
+    cup_tiebreak_increment_seconds = _number_field(
         "cup_tiebreak_increment_seconds", _("Cup: tie-break increment (seconds)")
     )
     cup_third_place = forms.BooleanField(
@@ -123,6 +134,23 @@ class TournamentForm(forms.Form):
         initial=True,
         label=_("Cup: a match for third place"),
         help_text=_("the semi-finals' losers play it beside the final"),
+    )
+    team_boards = _number_field("team_boards", _("Team events: boards a match"))
+    team_match_win = _number_field("team_match_win", _("Team events: match points for a win"))
+    team_match_draw = _number_field("team_match_draw", _("Team events: match points for a draw"))
+    team_match_loss = _number_field("team_match_loss", _("Team events: match points for a loss"))
+    team_primary = forms.ChoiceField(
+        choices=Tournament._meta.get_field("team_primary").choices,
+        initial="match",
+        required=False,
+        label=_("Team events: teams ranked first by"),
+    )
+    team_colour_model = forms.ChoiceField(
+        choices=Tournament._meta.get_field("team_colour_model").choices,
+        initial="A",
+        required=False,
+        label=_("Team Swiss: colours"),
+        help_text=_("FIDE C.04.6 art. 1.7"),
     )
     rounds = forms.IntegerField(
         min_value=1,
@@ -282,7 +310,7 @@ class TournamentForm(forms.Form):
                 field.help_text = _("fixed once the event has started")
         for slot in range(1, TIEBREAK_SLOTS + 1):
             self.fields[f"tiebreak_{slot}"] = forms.ChoiceField(
-                choices=[("", "—")] + TIEBREAK_CHOICES,
+                choices=[("", "—")] + TIEBREAK_CHOICES + TEAM_TIEBREAK_CHOICES,
                 required=False,
                 label=_("Tie-break %(slot)s") % {"slot": slot},
                 help_text=TIEBREAK_HELP if slot == 1 else "",
@@ -314,7 +342,7 @@ class TournamentForm(forms.Form):
         order = [code for code in order if code]
         twice = sorted({code for code in order if order.count(code) > 1})
         if twice:
-            names = dict(TIEBREAK_CHOICES)
+            names = dict(TIEBREAK_CHOICES + TEAM_TIEBREAK_CHOICES)
             raise forms.ValidationError(
                 _("%(names)s: each tie-break once in the order.")
                 % {"names": ", ".join(str(names[code]) for code in twice)}

@@ -8,6 +8,7 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.tiebreaks import TIEBREAKS
+from tournaments.tiebreaks.team import TEAM_TIEBREAKS
 
 #: code -> (name, what it counts), in the order the settings form offers them: the usual
 #: ones first.
@@ -112,6 +113,15 @@ TIEBREAK_TEXTS = {
 TIEBREAK_CHOICES = [
     (code, format_lazy("{} · {}", TIEBREAKS[code].short, name))
     for code, (name, _explanation) in TIEBREAK_TEXTS.items()
+]
+
+
+#: The team tie-breaks an individual event has not (tournaments.tiebreaks.team), offered after
+#: them: "EMGSB · Opponents' match points x game points (team events)".
+TEAM_TIEBREAK_CHOICES = [
+    (code, format_lazy("{} · {} ({})", tiebreak.short, _(tiebreak.name), _("team events")))
+    for code, tiebreak in TEAM_TIEBREAKS.items()
+    if code not in TIEBREAK_TEXTS
 ]
 
 

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tournaments import guest_views, import_views, printouts, views
+from tournaments import guest_views, import_views, printouts, team_views, views
 
 urlpatterns = [
     path("", views.tournament_list, name="tournament-list"),
@@ -50,6 +50,20 @@ urlpatterns = [
     path("<slug:slug>/projector/", printouts.projector, name="tournament-projector"),
     path("<slug:slug>/standings/", views.tournament_standings, name="tournament-standings"),
     path("<slug:slug>/bracket/", views.tournament_bracket, name="tournament-bracket"),
+    path("<slug:slug>/teams/", team_views.team_entries, name="tournament-teams"),
+    path(
+        "<slug:slug>/matches/<int:number>/",
+        team_views.team_matches,
+        name="tournament-team-matches",
+    ),
+    path(
+        "<slug:slug>/team-standings/", team_views.team_standings, name="tournament-team-standings"
+    ),
+    path(
+        "<slug:slug>/teams/do/<str:action>/",
+        team_views.team_event_action,
+        name="tournament-team-action",
+    ),
     path("<slug:slug>/prizes/", views.tournament_prizes, name="tournament-prizes"),
     path(
         "<slug:slug>/rating-report/",

@@ -27,6 +27,17 @@ def shown_points(value: float) -> str:
 
 
 @register.filter
+def tiebreak_value(value: float | None) -> str:
+    """A tie-break's value: in halves as points are (2½), else to two decimals (76.25); none
+    is a dash."""
+    if value is None:
+        return "–"
+    if float(value * 2).is_integer():
+        return shown_points(value) if value >= 0 else str(value)
+    return f"{value:.2f}"
+
+
+@register.filter
 def player(entrant) -> str:
     """An entrant as the event's tables name them: title, name, federation (``FM Ann Smith
     BEL``), the title and federation marked for the eye and for screen readers."""

@@ -1,0 +1,251 @@
+"""API of a team event: its teams (a captain enters, takes back, withdraws one), each round's
+matches with their boards, a team's line-up, the team standings. The services decide who may."""
+
+from __future__ import annotations
+
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import extend_schema
+from rest_framework import permissions, serializers, status
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from accounts.models import User
+from core.errors import InvalidInput, NotFound
+from core.serializers import StrictSerializer
+from teams.models import Team
+from tournaments import team_selectors
+from tournaments.models import TeamEntry, TeamMatch, Tournament
+from tournaments.pairing.teams import MAX_BOARDS
+from tournaments.selectors import tournament_by_slug
+from tournaments.services import team_events
+
+
+def _team_event(slug: str) -> Tournament:
+    tournament = tournament_by_slug(slug)
+    if not tournament.is_team_event:
+        raise NotFound(_("%(name)s is not a team event.") % {"name": tournament.name})
+    return tournament
+
+
+def _valid(serializer_class, data) -> dict:
+    serializer = serializer_class(data=data)
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data
+
+
+def _team(slug: str) -> Team:
+    team = Team.objects.filter(slug=slug).select_related("club").first()
+    if team is None:
+        raise NotFound(_("No team '%(slug)s'.") % {"slug": slug})
+    return team
+
+
+class TeamEntryDocument(serializers.Serializer):
+    team = serializers.CharField(help_text="the team's slug")
+    name = serializers.CharField()
+    club = serializers.CharField(help_text="the club's slug")
+    number = serializers.IntegerField(allow_null=True, help_text="pairing number, from the start")
+    rating = serializers.IntegerField(help_text="average rating of its first boards")
+    status = serializers.ChoiceField(choices=TeamEntry.Status.values)
+
+
+def _entry_document(entry: TeamEntry) -> dict:
+    return {
+        "team": entry.team.slug,
+        "name": entry.name,
+        "club": entry.team.club.slug,
+        "number": entry.number,
+        "rating": entry.rating,
+        "status": entry.status,
+    }
+
+
+class TeamInput(StrictSerializer):
+    team = serializers.SlugField(max_length=80, help_text="the team's slug")
+
+
+class TeamEntriesView(APIView):
+    """GET: the teams entered. POST: enter a team (its captain, an admin of its club or a
+    director), while the registration is open."""
+
+    permission_classes = [permissions.IsAuthenticatedOrReadOnly]
+
+    @extend_schema(responses=TeamEntryDocument(many=True))
+    def get(self, request, slug: str):
+        tournament = _team_event(slug)
+        rows = team_selectors.team_entries(tournament, request.user)
+        return Response([_entry_document(row.entry) for row in rows])
+
+    @extend_schema(request=TeamInput, responses={201: TeamEntryDocument})
+    def post(self, request, slug: str):
+        tournament = _team_event(slug)
+        data = _valid(TeamInput, request.data)
+        entry = team_events.team_enter(
+            tournament=tournament, team=_team(data["team"]), actor=request.user, now=timezone.now()
+        )
+        return Response(_entry_document(entry), status=status.HTTP_201_CREATED)
+
+
+class TeamEntryView(APIView):
+    """Take a team's entry back before the event starts."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=None, responses={204: None})
+    def delete(self, request, slug: str, team: str):
+        team_events.team_entry_remove(
+            tournament=_team_event(slug), team=_team(team), actor=request.user
+        )
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class TeamWithdrawView(APIView):
+    """Withdraw a team from the running event (a team Swiss pairs it no more; a round-robin's
+    matches against it are forfeited)."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=None, responses=TeamEntryDocument)
+    def post(self, request, slug: str, team: str):
+        entry = team_events.team_withdraw(
+            tournament=_team_event(slug), team=_team(team), actor=request.user, now=timezone.now()
+        )
+        return Response(_entry_document(entry))
+
+
+class MatchBoardDocument(serializers.Serializer):
+    board = serializers.IntegerField()
+    first_colour = serializers.CharField(
+        help_text="the first team's colour on this board: black or white"
+    )
+    first_player = serializers.CharField(allow_null=True, help_text="username; null: empty")
+    second_player = serializers.CharField(allow_null=True)
+    result = serializers.CharField(help_text="from the board's Black's side; blank: not in yet")
+
+
+class MatchDocument(serializers.Serializer):
+    id = serializers.IntegerField()
+    number = serializers.IntegerField()
+    first = serializers.CharField(help_text="the first team's slug (Black on board 1)")
+    second = serializers.CharField(allow_null=True, help_text="null: the pairing-allocated bye")
+    first_points = serializers.FloatField()
+    second_points = serializers.FloatField()
+    match_points = serializers.ListField(child=serializers.FloatField(), allow_null=True)
+    lineups_in = serializers.ListField(child=serializers.BooleanField())
+    boards = MatchBoardDocument(many=True)
+
+
+class TeamRoundView(APIView):
+    """The matches of round ``number``: boards, players, results, scores."""
+
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(responses=MatchDocument(many=True))
+    def get(self, request, slug: str, number: int):
+        tournament = _team_event(slug)
+        if not tournament.round_set.filter(number=number).exists():
+            raise NotFound(_("Round %(number)s has not been paired.") % {"number": number})
+        return Response(
+            [
+                {
+                    "id": row.match.pk,
+                    "number": row.match.number,
+                    "first": row.match.first.team.slug,
+                    "second": row.match.second.team.slug if row.match.second else None,
+                    "first_points": row.first_points,
+                    "second_points": row.second_points,
+                    "match_points": list(row.match_points) if row.match_points else None,
+                    "lineups_in": list(row.lineups_in),
+                    "boards": [
+                        {
+                            "board": board.slot,
+                            "first_colour": "black" if board.first_black else "white",
+                            "first_player": board.first_player,
+                            "second_player": board.second_player,
+                            "result": board.result,
+                        }
+                        for board in row.boards
+                    ],
+                }
+                for row in team_selectors.round_matches(tournament, number)
+            ]
+        )
+
+
+class LineupInput(StrictSerializer):
+    team = serializers.SlugField(max_length=80, help_text="the team's slug")
+    players = serializers.ListField(
+        child=serializers.CharField(max_length=30, allow_blank=True),
+        max_length=MAX_BOARDS,
+        help_text="usernames, board 1 first; blank: a board left empty",
+    )
+
+
+class LineupDocument(serializers.Serializer):
+    team = serializers.CharField()
+    players = serializers.ListField(child=serializers.CharField(allow_blank=True))
+    by_default = serializers.BooleanField()
+
+
+class LineupView(APIView):
+    """A team's line-up for a match, until its round begins: usernames in board order, kept
+    within the roster's order."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=LineupInput, responses=LineupDocument)
+    def post(self, request, slug: str, match: int):
+        tournament = _team_event(slug)
+        found = TeamMatch.objects.filter(pk=match, round__tournament=tournament).first()
+        if found is None:
+            raise NotFound(_("No match %(id)s in %(name)s.") % {"id": match, "name": tournament})
+        data = _valid(LineupInput, request.data)
+        names = [name.strip() for name in data["players"]]
+        users = {user.username: user for user in User.objects.filter(username__in=names)}
+        unknown = [name for name in names if name and name not in users]
+        if unknown:
+            raise InvalidInput(
+                _("Unknown players: %(names)s.") % {"names": ", ".join(unknown)},
+                code="unknown_player",
+            )
+        lineup = team_events.lineup_submit(
+            match=found,
+            team=_team(data["team"]),
+            players=[users[name] if name else None for name in names],
+            actor=request.user,
+            now=timezone.now(),
+        )
+        return Response({"team": data["team"], "players": names, "by_default": lineup.by_default})
+
+
+class TeamStandingDocument(serializers.Serializer):
+    rank = serializers.IntegerField()
+    number = serializers.IntegerField()
+    name = serializers.CharField()
+    match_points = serializers.FloatField()
+    game_points = serializers.FloatField()
+    tiebreaks = serializers.DictField(child=serializers.FloatField(allow_null=True))
+
+
+class TeamStandingsView(APIView):
+    """The team standings: match and game points and the event's team tie-breaks."""
+
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(responses=TeamStandingDocument(many=True))
+    def get(self, request, slug: str):
+        tournament = _team_event(slug)
+        return Response(
+            [
+                {
+                    "rank": row.rank,
+                    "number": row.number,
+                    "name": row.name,
+                    "match_points": row.match_points,
+                    "game_points": row.game_points,
+                    "tiebreaks": row.values,
+                }
+                for row in team_selectors.team_standings(tournament)
+            ]
+        )

@@ -1,0 +1,147 @@
+"""A team event's pages: the teams entered (captains enter theirs), each round's matches with
+the captains' line-up forms, the team standings. Their POSTs go to ``team_event_action``,
+which calls :mod:`tournaments.services.team_events` (refusals are messages, a 403 page for
+someone without the right)."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from accounts.models import User
+from core.errors import InvalidInput, ServiceError
+from teams.models import Team
+from tournaments import team_selectors
+from tournaments.models import Round, TeamMatch, Tournament
+from tournaments.selectors import tournament_by_slug
+from tournaments.services import team_events
+from tournaments.tiebreaks.team import TEAM_TIEBREAKS
+from tournaments.views import _context
+
+
+def _team_event(slug: str) -> Tournament:
+    tournament = tournament_by_slug(slug)
+    if not tournament.is_team_event:
+        raise Http404(_("%(name)s is not a team event.") % {"name": tournament.name})
+    return tournament
+
+
+def team_entries(request, slug: str):
+    tournament = _team_event(slug)
+    return render(
+        request,
+        "tournaments/team_entries.html",
+        _context(
+            request,
+            tournament,
+            entries=team_selectors.team_entries(tournament, request.user),
+            to_enter=team_selectors.teams_to_enter(tournament, request.user),
+        ),
+    )
+
+
+def team_matches(request, slug: str, number: int):
+    tournament = _team_event(slug)
+    round_ = get_object_or_404(Round, tournament=tournament, number=number)
+    return render(
+        request,
+        "tournaments/team_matches.html",
+        _context(
+            request,
+            tournament,
+            round=round_,
+            matches=team_selectors.round_matches(tournament, number),
+            lineup_forms=team_selectors.lineup_forms(tournament, number, request.user),
+            boards=range(1, tournament.team_boards + 1),
+        ),
+    )
+
+
+def team_standings(request, slug: str):
+    tournament = _team_event(slug)
+    order = team_selectors.team_tiebreak_order(tournament)
+    return render(
+        request,
+        "tournaments/team_standings.html",
+        _context(
+            request,
+            tournament,
+            rows=[
+                (row, [row.values[code] for code in order])
+                for row in team_selectors.team_standings(tournament)
+            ],
+            tiebreaks=[TEAM_TIEBREAKS[code] for code in order],
+        ),
+    )
+
+
+def _team(data) -> Team:
+    team = Team.objects.filter(slug=data.get("team", "")).select_related("club").first()
+    if team is None:
+        raise InvalidInput(_("Choose a team."), code="unknown_team")
+    return team
+
+
+def _lineup(data, boards: int) -> list[User | None]:
+    names = [data.get(f"board_{number}", "").strip() for number in range(1, boards + 1)]
+    users = {user.username: user for user in User.objects.filter(username__in=names)}
+    unknown = [name for name in names if name and name not in users]
+    if unknown:
+        raise InvalidInput(
+            _("Unknown players: %(names)s.") % {"names": ", ".join(unknown)}, code="unknown_player"
+        )
+    return [users[name] if name else None for name in names]
+
+
+@login_required
+@require_POST
+def team_event_action(request, slug: str, action: str):
+    tournament = _team_event(slug)
+    data, now = request.POST, timezone.now()
+    page = reverse("tournament-teams", args=[tournament.slug])
+    try:
+        if action == "enter":
+            team = _team(data)
+            team_events.team_enter(tournament=tournament, team=team, actor=request.user, now=now)
+            done = _("%(team)s is entered.") % {"team": team.name}
+        elif action == "remove":
+            team = _team(data)
+            team_events.team_entry_remove(tournament=tournament, team=team, actor=request.user)
+            done = _("%(team)s's entry is taken back.") % {"team": team.name}
+        elif action == "withdraw":
+            team = _team(data)
+            team_events.team_withdraw(tournament=tournament, team=team, actor=request.user, now=now)
+            done = _("%(team)s is withdrawn.") % {"team": team.name}
+        elif action == "lineup":
+            team = _team(data)
+            match = TeamMatch.objects.filter(
+                pk=data.get("match") or 0, round__tournament=tournament
+            ).first()
+            if match is None:
+                raise InvalidInput(_("Choose a match."), code="unknown_match")
+            page = reverse("tournament-team-matches", args=[tournament.slug, match.round.number])
+            team_events.lineup_submit(
+                match=match,
+                team=team,
+                players=_lineup(data, tournament.team_boards),
+                actor=request.user,
+                now=now,
+            )
+            done = _("%(team)s's line-up is in.") % {"team": team.name}
+        else:
+            raise Http404(_("Unknown action."))
+    except ServiceError as error:
+        if error.status == 403:
+            return render(
+                request, "403.html", {"detail": error.detail, "back": tournament}, status=403
+            )
+        messages.error(request, error.detail)
+        return redirect(page)
+    messages.success(request, done)
+    return redirect(page)

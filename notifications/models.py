@@ -22,6 +22,7 @@ class Kind(models.TextChoices):
     CLUB_JOIN_DECIDED = "club_join_decided", _("Club membership decided")
     GUEST_CLAIM_REQUEST = "guest_claim_request", _("A player claims a guest's results")
     GUEST_CLAIM_DECIDED = "guest_claim_decided", _("Your claim of a guest's results decided")
+    LINEUP_DUE = "lineup_due", _("Your team's line-up is due")
 
 
 #: The kinds e-mailed unless the player chooses otherwise (issue 14: round paired, tournament

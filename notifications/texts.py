@@ -151,6 +151,23 @@ def _guest_claim_decided(d: Data) -> str:
     }
 
 
+def _lineup_due(d: Data) -> str:
+    if not d.get("opponent"):
+        return _("%(where)s: %(team)s has the pairing-allocated bye.") % {
+            "where": _where(d),
+            "team": d.get("team"),
+        }
+    return _(
+        "%(where)s: %(team)s meets %(opponent)s (board 1: %(colour)s); send its line-up before "
+        "the round begins."
+    ) % {
+        "where": _where(d),
+        "team": d.get("team"),
+        "opponent": d.get("opponent"),
+        "colour": _colour(d.get("colour")),
+    }
+
+
 _TEXTS: dict[str, Callable[[Data], str]] = {
     "challenge_received": _challenge_received,
     "challenge_accepted": _challenge_accepted,
@@ -163,6 +180,7 @@ _TEXTS: dict[str, Callable[[Data], str]] = {
     "club_join_decided": _club_join_decided,
     "guest_claim_request": _guest_claim_request,
     "guest_claim_decided": _guest_claim_decided,
+    "lineup_due": _lineup_due,
 }
 
 

@@ -50,6 +50,33 @@ def round_paired(tournament: Tournament, round_: Round, now: datetime) -> None:
             )
 
 
+def lineup_due(tournament: Tournament, round_: Round, now: datetime) -> None:
+    """Each team's captain in a team event's round just paired: the opponent, board 1's
+    colour, and that the line-up is due before the round begins."""
+    url = reverse(
+        "tournament-team-matches", kwargs={"slug": tournament.slug, "number": round_.number}
+    )
+    for match in round_.team_matches.select_related("first__team", "second__team"):
+        sides = [(match.first, match.second, "Black")]
+        if match.second is not None:
+            sides.append((match.second, match.first, "White"))
+        for entry, opponent, colour in sides:
+            captain_id = entry.team.captain_id
+            if captain_id is None:
+                continue
+            data = _common(tournament, round_) | {"team": entry.name}
+            if opponent is not None:
+                data |= {"opponent": opponent.name, "colour": colour}
+            notification_create(
+                user=entry.team.captain,
+                kind="lineup_due",
+                key=f"lineup_due:{tournament.pk}:{round_.number}:{entry.team_id}",
+                data=data,
+                url=url,
+                now=now,
+            )
+
+
 def game_started(tournament: Tournament, round_: Round, board: Board, now: datetime) -> None:
     """Both players of a server game just created: opponent, colour, clock and the link. The
     first-move time (the forfeit rule) counts from ``now``, when this is sent."""

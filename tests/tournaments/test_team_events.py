@@ -8,6 +8,8 @@ import pytest
 
 from clubs import services as club_services
 from core.errors import Conflict, InvalidInput, NotAllowed, Unprocessable
+from notifications.models import Notification
+from notifications.texts import notification_text
 from teams import services as team_services
 from tournaments import services
 from tournaments.models import Board, Entrant, Round, TeamEntry, TeamLineup, TeamMatch
@@ -71,6 +73,13 @@ def test_a_team_swiss_round_from_line_ups_to_standings(league):
     )
     first = matches[0]
     team_a, team_d = teams[0], teams[3]
+    # each captain is told the line-up is due, once
+    due = Notification.objects.get(user=team_a.captain, kind="lineup_due")
+    assert notification_text(due.kind, due.data) == (
+        "Flanders League, round 1: Team A meets Team D (board 1: Black); send its line-up "
+        "before the round begins."
+    )
+    assert Notification.objects.filter(kind="lineup_due").count() == 6
     a = [m.user for m in team_a.members.order_by("board")]
     # a line-up out of roster order is refused and changes nothing
     with pytest.raises(InvalidInput):
@@ -90,6 +99,9 @@ def test_a_team_swiss_round_from_line_ups_to_standings(league):
     services.round_start(tournament_id=tournament.pk, number=1, actor=owner, now=at(1))
     with pytest.raises(Conflict):  # the round has begun: the line-ups are closed
         team_events.lineup_submit(match=first, team=team_a, players=a[:4], actor=a[0], now=T0)
+    # every player at a board is told their board, colour and opponent
+    told = Notification.objects.get(user=a[2], kind="round_paired")
+    assert (told.data["board"], told.data["colour"]) == (2, "White")
     # Team D sent none: its roster's first four were fielded, and that is on record
     assert TeamLineup.objects.get(match=first, entry=entries[team_d.pk]).by_default
     boards = {b.slot: b for b in Board.objects.filter(team_match=first)}

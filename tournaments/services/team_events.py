@@ -11,6 +11,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
@@ -18,7 +19,7 @@ from core.errors import Conflict, InvalidInput, NotAllowed, engine_text
 from ratings.selectors import rating_for_tournament
 from teams.models import Team, TeamMember
 from teams.services import may_keep_roster
-from tournaments import team_draw
+from tournaments import notify, team_draw
 from tournaments.models import (
     AuditEntry,
     Board,
@@ -192,6 +193,7 @@ def round_matches_create(tournament: Tournament, round_: Round) -> None:
         TeamMatch(round=round_, number=number, first=first, second=second)
         for number, (first, second) in enumerate(pairs, start=1)
     )
+    notify.lineup_due(tournament, round_, round_.paired_at or timezone.now())
 
 
 def lineup_submit(
@@ -316,3 +318,4 @@ def round_boards_create(tournament: Tournament, round_: Round, now: datetime) ->
                 )
             )
     Board.objects.bulk_create(made)
+    notify.round_paired(tournament, round_, now)  # each player: board, colour, opponent

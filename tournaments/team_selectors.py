@@ -15,15 +15,23 @@ from teams.services import may_keep_roster
 from tournaments import team_draw
 from tournaments.models import (
     Board,
+    Entrant,
     TeamEntry,
     TeamLineup,
     TeamMatch,
     Tournament,
     default_tiebreaks,
 )
+from tournaments.pairing.model import BLACK, WHITE
 from tournaments.pairing.teams import team_match_score
 from tournaments.permissions import is_director
-from tournaments.tiebreaks.team import TEAM_TIEBREAKS, TeamStandingRow, compute_team_standings
+from tournaments.tiebreaks.ratings import performance
+from tournaments.tiebreaks.team import (
+    TEAM_TIEBREAKS,
+    TeamStandingRow,
+    compute_team_standings,
+    team_rounds,
+)
 
 
 def team_tiebreak_order(tournament: Tournament) -> list[str]:
@@ -212,3 +220,113 @@ def lineup_forms(tournament: Tournament, number: int, user) -> list[LineupForm]:
                 )
             )
     return forms
+
+
+@dataclass(frozen=True)
+class CrossCell:
+    """One round of a team in the crosstable: the opponent's number (None: no match), board
+    1's colour (``b``/``w``), the game points scored and the match's result code."""
+
+    opponent: int | None
+    colour: str
+    game_points: float
+    result: str
+
+
+@dataclass(frozen=True)
+class CrossRow:
+    number: int
+    name: str
+    match_points: float
+    game_points: float
+    cells: list[CrossCell]
+
+
+def team_crosstable(tournament: Tournament) -> list[CrossRow]:
+    """Per team (by pairing number) and round: the opponent, colour, game points, result."""
+    data = team_draw.standings_input(tournament)
+    rounds = team_rounds(data)
+    played = max((match.round for match in data.matches), default=0)
+    rows = []
+    for number, name in data.teams:
+        cells = []
+        for round_number in range(1, played + 1):
+            r = rounds[number].get(round_number)
+            if r is None:
+                cells.append(CrossCell(None, "", 0.0, "Z"))
+                continue
+            colour = {BLACK: "b", WHITE: "w"}.get(r.colour or "", "")
+            cells.append(CrossCell(r.opponent, colour, r.game_points, r.result))
+        rows.append(
+            CrossRow(
+                number,
+                name,
+                sum(r.match_points for r in rounds[number].values()),
+                sum(r.game_points for r in rounds[number].values()),
+                cells,
+            )
+        )
+    return rows
+
+
+@dataclass(frozen=True)
+class BoardResult:
+    """A player's games on one board (played over the board: forfeits are no game): points,
+    percentage, and the rating performance (C.07 10.2: the opponents' average plus FIDE's dp)."""
+
+    board: int
+    username: str
+    name: str
+    team: str
+    rating: int
+    games: int
+    points: float
+    performance: int | None
+
+    @property
+    def percent(self) -> int:
+        return round(100 * self.points / self.games) if self.games else 0
+
+
+_SHARES = {"1-0": (1.0, 0.0), "0-1": (0.0, 1.0), "1/2-1/2": (0.5, 0.5)}
+
+
+def board_results(tournament: Tournament) -> list[BoardResult]:
+    """Every player's results by board number (board 1 first), the best score first."""
+    games: dict[tuple[int, int], list[tuple[float, int]]] = {}
+    players: dict[int, tuple[Entrant, str]] = {}
+    boards = Board.objects.filter(
+        round__tournament=tournament, team_match__isnull=False, result__in=list(_SHARES)
+    ).select_related("black__user", "white__user", "team_match__first", "team_match__second")
+    for board in boards:
+        first_black = board.slot % 2 == 1
+        black_team, white_team = (
+            (board.team_match.first, board.team_match.second)
+            if first_black
+            else (board.team_match.second, board.team_match.first)
+        )
+        black_points, white_points = _SHARES[board.result]
+        for entrant, team, points, opponent in (
+            (board.black, black_team, black_points, board.white),
+            (board.white, white_team, white_points, board.black),
+        ):
+            players[entrant.pk] = (entrant, team.name if team else "")
+            games.setdefault((board.slot, entrant.pk), []).append((points, opponent.rating))
+    rows = []
+    for (slot, pk), played in games.items():
+        entrant, team = players[pk]
+        points = sum(points for points, _rating in played)
+        rows.append(
+            BoardResult(
+                slot,
+                entrant.user.username,
+                entrant.name,
+                team,
+                entrant.rating,
+                len(played),
+                points,
+                performance(points, [rating for _points, rating in played]),
+            )
+        )
+    rows.sort(key=lambda row: (row.board, -row.percent, -row.points, -(row.performance or 0)))
+    return rows

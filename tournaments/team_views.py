@@ -77,6 +77,8 @@ def team_standings(request, slug: str):
                 for row in team_selectors.team_standings(tournament)
             ],
             tiebreaks=[TEAM_TIEBREAKS[code] for code in order],
+            crosstable=team_selectors.team_crosstable(tournament),
+            board_results=team_selectors.board_results(tournament),
         ),
     )
 

@@ -180,5 +180,9 @@ def test_two_captains_send_line_ups_and_the_director_runs_a_team_round(
         expect(team_d.locator("td").nth(3)).to_have_text("2")
         expect(team_d.locator("td").nth(4)).to_have_text("2½")
         expect(table).to_contain_text("EMGSB")
+        # the crosstable: Team A met Team 4 with Black on board 1 and scored 1½
+        expect(dora.locator("#team-crosstable tr[data-team='1']")).to_contain_text("4b 1½")
+        # the results by board: Rex drew on board 4
+        expect(dora.locator("#board-results tr[data-player='rex']")).to_contain_text("½")
         dora.screenshot(path=str(shots / "sumito-team-event-standings.png"), full_page=True)
     assert problems == []

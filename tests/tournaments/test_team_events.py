@@ -15,7 +15,13 @@ from tournaments import services
 from tournaments.models import Board, Entrant, Round, TeamEntry, TeamLineup, TeamMatch
 from tournaments.services import team_events
 from tournaments.services.results import board_result_set
-from tournaments.team_selectors import round_matches, team_standings
+from tournaments.team_selectors import (
+    CrossCell,
+    board_results,
+    round_matches,
+    team_crosstable,
+    team_standings,
+)
 
 from .conftest import T0, at
 from .team_league import league_club
@@ -127,6 +133,17 @@ def test_a_team_swiss_round_from_line_ups_to_standings(league):
     standings = {row.name: row for row in team_standings(tournament)}
     assert (standings["Team A"].match_points, standings["Team A"].game_points) == (1.0, 2.0)
     assert sum(row.match_points for row in standings.values()) == 3 * 2
+    # the crosstable: Team A met Team D (number 4) with Black on board 1, scoring 2
+    cross = {row.name: row for row in team_crosstable(tournament)}
+    assert cross["Team A"].cells[0] == CrossCell(4, "b", 2.0, "=")
+    # the results by board: board 1's players, one game each; Team A's board 4 was no game
+    by_board = board_results(tournament)
+    first_board = {r.username: (r.games, r.points) for r in by_board if r.board == 1}
+    assert first_board["t0b0"] == (1, 1.0) and first_board["t3b0"] == (1, 0.0)
+    assert [r.board for r in by_board] == sorted(r.board for r in by_board)
+    assert not [r for r in by_board if r.username == "t3b3"]
+    won = next(r for r in by_board if r.username == "t0b0")
+    assert won.performance == next(r for r in by_board if r.username == "t3b0").rating + 800
 
     # round 2: nobody meets a team it met (C.04.6 [C1])
     services.round_pair_by(tournament=tournament, actor=owner, now=at(2))

@@ -4,7 +4,10 @@ tables, line-ups kept in roster order until the round begins (a missing one fiel
 roster, recorded), boards made with the colours alternating by board, empty boards forfeited,
 a match forfeited as a whole, a withdrawal, match and game points, the team standings."""
 
+from datetime import timedelta
+
 import pytest
+from django.db.models import Q
 
 from clubs import services as club_services
 from core.errors import Conflict, InvalidInput, NotAllowed, Unprocessable
@@ -15,6 +18,7 @@ from tournaments import services
 from tournaments.models import Board, Entrant, Round, TeamEntry, TeamLineup, TeamMatch
 from tournaments.services import team_events
 from tournaments.services.results import board_result_set
+from tournaments.services.rounds import round_pair_in_background
 from tournaments.team_selectors import (
     CrossCell,
     board_results,
@@ -381,3 +385,41 @@ def test_every_page_and_export_of_a_team_event_reads(league, client):
     for kind in exports.EXPORTS:
         body, _type, _name = exports.export(tournament, kind)
         assert body, kind
+
+
+def test_a_scheduled_team_event_pairs_at_a_round_s_end_and_starts_at_its_time(league):
+    club, owner, teams = league
+    week = timedelta(days=7)
+    times = [(T0 + timedelta(hours=1) + week * n).strftime("%Y-%m-%dT%H:%M") for n in range(3)]
+    tournament = event(
+        club,
+        owner,
+        format="team_round_robin",
+        teams=teams[:4],
+        round_start="scheduled",
+        schedule=times,
+        time_zone="UTC",
+    )
+    services.tournament_start(tournament=tournament, actor=owner, now=T0)
+    assert services.tournaments_move_on(now=T0) == 0  # round 1 waits for its time
+    assert not Board.objects.filter(round__tournament=tournament).exists()
+    services.tournaments_move_on(now=T0 + timedelta(hours=1))
+    assert Round.objects.get(tournament=tournament, number=1).status == Round.Status.STARTED
+    assert TeamLineup.objects.filter(match__round__number=1, by_default=True).count() == 4
+    score_round(tournament, owner, 1, lambda board: "1-0")
+    tournament.refresh_from_db()
+    assert tournament.pairing_requested_round == 2  # the next round asked for at once
+    round_pair_in_background(tournament_id=tournament.pk, number=2, start=False, now=at(70))
+    second = TeamMatch.objects.get(
+        Q(first__team=teams[0]) | Q(second__team=teams[0]), round__number=2
+    )
+    assert Notification.objects.filter(
+        user=teams[0].captain, kind="lineup_due", key__endswith=f":2:{teams[0].pk}"
+    ).exists()
+    a = [m.user for m in teams[0].members.order_by("board")]
+    team_events.lineup_submit(
+        match=second, team=teams[0], players=[a[0], a[2], a[3], None], actor=a[0], now=at(80)
+    )
+    services.tournaments_move_on(now=T0 + timedelta(hours=1) + week)
+    assert Round.objects.get(tournament=tournament, number=2).status == Round.Status.STARTED
+    assert Board.objects.filter(team_match=second).count() == 3  # board 4 left empty

@@ -4,7 +4,7 @@ the pairing and on the round page (never in the standings), the TRF export and i
 import pytest
 from django.urls import reverse
 
-from core.errors import InvalidInput
+from core.errors import InvalidInput, Unprocessable
 from tournaments import exports, selectors, services
 from tournaments.models import Board, Entrant, Tournament
 from tournaments.pairing import read_trf
@@ -60,15 +60,15 @@ def test_acceleration_is_for_a_swiss_by_the_2026_rules_and_fixed_once_started(
     make_tournament, club_with_members
 ):
     _, owner, _ = club_with_members
-    with pytest.raises(InvalidInput, match="Acceleration is for a Swiss"):
+    with pytest.raises(Unprocessable, match="Acceleration is for a Swiss"):
         make_tournament(register=0, format="round_robin", acceleration="baku")
-    with pytest.raises(InvalidInput, match="Acceleration is for a Swiss"):
+    with pytest.raises(Unprocessable, match="Acceleration is for a Swiss"):
         make_tournament(register=0, pairing_rules="dutch-until-2026", acceleration="baku")
     with pytest.raises(InvalidInput):
         make_tournament(register=0, acceleration="lightning")
     tournament = make_tournament(register=4, format="swiss", rounds=3)
     services.tournament_update(tournament=tournament, actor=owner, acceleration="baku")
-    with pytest.raises(InvalidInput, match="Acceleration is for a Swiss"):
+    with pytest.raises(Unprocessable, match="Acceleration is for a Swiss"):
         services.tournament_update(
             tournament=tournament, actor=owner, pairing_rules="dutch-until-2026"
         )

@@ -263,8 +263,10 @@ def _validate_acceleration(fields: dict, current: Tournament | None) -> dict:
         "pairing_rules", current.pairing_rules if current else Tournament.PairingRules.DUTCH_2026
     )
     if format_ != Tournament.Format.SWISS or rules != Tournament.PairingRules.DUTCH_2026:
-        raise InvalidInput(
-            gettext("Acceleration is for a Swiss paired by the Dutch rules in force from 2026.")
+        # a rule between fields (each valid alone): 422, as the API's schema says
+        raise Unprocessable(
+            gettext("Acceleration is for a Swiss paired by the Dutch rules in force from 2026."),
+            code="acceleration_not_for_format",
         )
     return fields
 

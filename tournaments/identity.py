@@ -46,6 +46,12 @@ def country_of_federation(federation: str) -> str:
     return countries.alpha2(federation) or ""
 
 
+def profile_identity(user) -> dict:
+    """What an entry copies from a player's profile (a ``User``): the federation of their
+    country."""
+    return {"federation": federation_of_country(user.country)}
+
+
 def federation_name(federation: str) -> str:
     country = country_of_federation(federation)
     return str(Country(country).name) if country else federation

@@ -10,22 +10,13 @@ from rest_framework import permissions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts.models import User
-from core.errors import InvalidInput, NotFound
+from core.errors import NotFound
 from core.serializers import StrictSerializer
 from teams.models import Team
 from tournaments import team_selectors
-from tournaments.models import TeamEntry, TeamMatch, Tournament
+from tournaments.models import TeamEntry, TeamMatch
 from tournaments.pairing.teams import MAX_BOARDS
-from tournaments.selectors import tournament_by_slug
 from tournaments.services import team_events
-
-
-def _team_event(slug: str) -> Tournament:
-    tournament = tournament_by_slug(slug)
-    if not tournament.is_team_event:
-        raise NotFound(_("%(name)s is not a team event.") % {"name": tournament.name})
-    return tournament
 
 
 def _valid(serializer_class, data) -> dict:
@@ -73,13 +64,13 @@ class TeamEntriesView(APIView):
 
     @extend_schema(responses=TeamEntryDocument(many=True))
     def get(self, request, slug: str):
-        tournament = _team_event(slug)
+        tournament = team_selectors.team_event_by_slug(slug)
         rows = team_selectors.team_entries(tournament, request.user)
         return Response([_entry_document(row.entry) for row in rows])
 
     @extend_schema(request=TeamInput, responses={201: TeamEntryDocument})
     def post(self, request, slug: str):
-        tournament = _team_event(slug)
+        tournament = team_selectors.team_event_by_slug(slug)
         data = _valid(TeamInput, request.data)
         entry = team_events.team_enter(
             tournament=tournament, team=_team(data["team"]), actor=request.user, now=timezone.now()
@@ -95,7 +86,7 @@ class TeamEntryView(APIView):
     @extend_schema(request=None, responses={204: None})
     def delete(self, request, slug: str, team: str):
         team_events.team_entry_remove(
-            tournament=_team_event(slug), team=_team(team), actor=request.user
+            tournament=team_selectors.team_event_by_slug(slug), team=_team(team), actor=request.user
         )
         return Response(status=status.HTTP_204_NO_CONTENT)
 
@@ -109,7 +100,10 @@ class TeamWithdrawView(APIView):
     @extend_schema(request=None, responses=TeamEntryDocument)
     def post(self, request, slug: str, team: str):
         entry = team_events.team_withdraw(
-            tournament=_team_event(slug), team=_team(team), actor=request.user, now=timezone.now()
+            tournament=team_selectors.team_event_by_slug(slug),
+            team=_team(team),
+            actor=request.user,
+            now=timezone.now(),
         )
         return Response(_entry_document(entry))
 
@@ -143,7 +137,7 @@ class TeamRoundView(APIView):
 
     @extend_schema(responses=MatchDocument(many=True))
     def get(self, request, slug: str, number: int):
-        tournament = _team_event(slug)
+        tournament = team_selectors.team_event_by_slug(slug)
         if not tournament.round_set.filter(number=number).exists():
             raise NotFound(_("Round %(number)s has not been paired.") % {"number": number})
         return Response(
@@ -196,23 +190,16 @@ class LineupView(APIView):
 
     @extend_schema(request=LineupInput, responses=LineupDocument)
     def post(self, request, slug: str, match: int):
-        tournament = _team_event(slug)
+        tournament = team_selectors.team_event_by_slug(slug)
         found = TeamMatch.objects.filter(pk=match, round__tournament=tournament).first()
         if found is None:
             raise NotFound(_("No match %(id)s in %(name)s.") % {"id": match, "name": tournament})
         data = _valid(LineupInput, request.data)
         names = [name.strip() for name in data["players"]]
-        users = {user.username: user for user in User.objects.filter(username__in=names)}
-        unknown = [name for name in names if name and name not in users]
-        if unknown:
-            raise InvalidInput(
-                _("Unknown players: %(names)s.") % {"names": ", ".join(unknown)},
-                code="unknown_player",
-            )
         lineup = team_events.lineup_submit(
             match=found,
             team=_team(data["team"]),
-            players=[users[name] if name else None for name in names],
+            players=team_events.lineup_players(names),
             actor=request.user,
             now=timezone.now(),
         )
@@ -235,7 +222,7 @@ class TeamStandingsView(APIView):
 
     @extend_schema(responses=TeamStandingDocument(many=True))
     def get(self, request, slug: str):
-        tournament = _team_event(slug)
+        tournament = team_selectors.team_event_by_slug(slug)
         return Response(
             [
                 {

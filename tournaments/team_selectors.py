@@ -6,9 +6,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.db.models import Q
+from django.utils.translation import gettext as _
 
 from accounts.models import User
 from clubs.models import Membership
+from core.errors import NotFound
 from teams.models import Team
 from teams.selectors import roster
 from teams.services import may_keep_roster
@@ -25,6 +27,7 @@ from tournaments.models import (
 from tournaments.pairing.model import BLACK, WHITE
 from tournaments.pairing.teams import team_match_score
 from tournaments.permissions import is_director
+from tournaments.selectors import tournament_by_slug
 from tournaments.tiebreaks.ratings import performance
 from tournaments.tiebreaks.team import (
     TEAM_TIEBREAKS,
@@ -32,6 +35,14 @@ from tournaments.tiebreaks.team import (
     compute_team_standings,
     team_rounds,
 )
+
+
+def team_event_by_slug(slug: str) -> Tournament:
+    """The team event ``slug`` names; NotFound for no event or an individual one."""
+    tournament = tournament_by_slug(slug)
+    if not tournament.is_team_event:
+        raise NotFound(_("%(name)s is not a team event.") % {"name": tournament.name})
+    return tournament
 
 
 def team_tiebreak_order(tournament: Tournament) -> list[str]:
@@ -92,8 +103,7 @@ def round_matches(tournament: Tournament, number: int) -> list[MatchRow]:
         )
     }
     results = team_draw.match_results(matches)
-    users = _usernames(lineups.values())
-    names = _names(lineups.values())
+    users = _players(lineups.values())
     rows = []
     for match in matches:
         first = lineups.get((match.id, match.first_id))
@@ -105,12 +115,12 @@ def round_matches(tournament: Tournament, number: int) -> list[MatchRow]:
                 MatchBoard(
                     slot,
                     slot % 2 == 1,
-                    _player(first, slot, users),
-                    _player(second, slot, users),
+                    _player(first, slot, users, 0),
+                    _player(second, slot, users, 0),
                     results.get(match.id, ("",) * tournament.team_boards)[slot - 1],
                     board.pk if board else None,
-                    _player(first, slot, names),
-                    _player(second, slot, names),
+                    _player(first, slot, users, 1),
+                    _player(second, slot, users, 1),
                 )
             )
         score = team_match_score(results.get(match.id) or ("",) * tournament.team_boards)
@@ -127,20 +137,20 @@ def round_matches(tournament: Tournament, number: int) -> list[MatchRow]:
     return rows
 
 
-def _usernames(lineups) -> dict[int, str]:
+def _players(lineups) -> dict[int, tuple[str, str]]:
+    """The players the line-ups name: {user id: (username, name shown)}."""
     ids = {pk for lineup in lineups for pk in lineup.players if pk is not None}
-    return dict(User.objects.filter(pk__in=ids).values_list("pk", "username"))
+    return {user.pk: (user.username, user.shown_name) for user in User.objects.filter(pk__in=ids)}
 
 
-def _names(lineups) -> dict[int, str]:
-    ids = {pk for lineup in lineups for pk in lineup.players if pk is not None}
-    return {user.pk: user.shown_name for user in User.objects.filter(pk__in=ids)}
-
-
-def _player(lineup: TeamLineup | None, slot: int, users: dict[int, str]) -> str | None:
+def _player(
+    lineup: TeamLineup | None, slot: int, users: dict[int, tuple[str, str]], part: int
+) -> str | None:
+    """Board ``slot``'s player in ``lineup``: their username (``part`` 0) or name shown (1)."""
     if lineup is None or slot > len(lineup.players) or lineup.players[slot - 1] is None:
         return None
-    return users.get(lineup.players[slot - 1])
+    found = users.get(lineup.players[slot - 1])
+    return None if found is None else found[part]
 
 
 def teams_to_enter(tournament: Tournament, user) -> list:
@@ -205,8 +215,8 @@ def lineup_forms(tournament: Tournament, number: int, user) -> list[LineupForm]:
             rows = sorted(roster(entry.team), key=lambda row: (row.reserve, row.board))
             sent = TeamLineup.objects.filter(match=match, entry=entry).first()
             if sent is not None:
-                users = _usernames([sent])
-                chosen = [users.get(pk, "") if pk else "" for pk in sent.players]
+                users = _players([sent])
+                chosen = [users[pk][0] if pk in users else "" for pk in sent.players]
             else:
                 chosen = [row.username for row in rows[: tournament.team_boards]]
             chosen += [""] * (tournament.team_boards - len(chosen))

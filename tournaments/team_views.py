@@ -14,26 +14,17 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from accounts.models import User
 from core.errors import InvalidInput, ServiceError
 from teams.models import Team
 from tournaments import team_selectors
-from tournaments.models import Round, TeamMatch, Tournament
-from tournaments.selectors import tournament_by_slug
+from tournaments.models import Round, TeamMatch
 from tournaments.services import team_events
 from tournaments.tiebreaks.team import TEAM_TIEBREAKS
 from tournaments.views import _context
 
 
-def _team_event(slug: str) -> Tournament:
-    tournament = tournament_by_slug(slug)
-    if not tournament.is_team_event:
-        raise Http404(_("%(name)s is not a team event.") % {"name": tournament.name})
-    return tournament
-
-
 def team_entries(request, slug: str):
-    tournament = _team_event(slug)
+    tournament = team_selectors.team_event_by_slug(slug)
     return render(
         request,
         "tournaments/team_entries.html",
@@ -47,7 +38,7 @@ def team_entries(request, slug: str):
 
 
 def team_matches(request, slug: str, number: int):
-    tournament = _team_event(slug)
+    tournament = team_selectors.team_event_by_slug(slug)
     round_ = get_object_or_404(Round, tournament=tournament, number=number)
     return render(
         request,
@@ -64,7 +55,7 @@ def team_matches(request, slug: str, number: int):
 
 
 def team_standings(request, slug: str):
-    tournament = _team_event(slug)
+    tournament = team_selectors.team_event_by_slug(slug)
     order = team_selectors.team_tiebreak_order(tournament)
     return render(
         request,
@@ -90,21 +81,10 @@ def _team(data) -> Team:
     return team
 
 
-def _lineup(data, boards: int) -> list[User | None]:
-    names = [data.get(f"board_{number}", "").strip() for number in range(1, boards + 1)]
-    users = {user.username: user for user in User.objects.filter(username__in=names)}
-    unknown = [name for name in names if name and name not in users]
-    if unknown:
-        raise InvalidInput(
-            _("Unknown players: %(names)s.") % {"names": ", ".join(unknown)}, code="unknown_player"
-        )
-    return [users[name] if name else None for name in names]
-
-
 @login_required
 @require_POST
 def team_event_action(request, slug: str, action: str):
-    tournament = _team_event(slug)
+    tournament = team_selectors.team_event_by_slug(slug)
     data, now = request.POST, timezone.now()
     page = reverse("tournament-teams", args=[tournament.slug])
     try:
@@ -131,7 +111,9 @@ def team_event_action(request, slug: str, action: str):
             team_events.lineup_submit(
                 match=match,
                 team=team,
-                players=_lineup(data, tournament.team_boards),
+                players=team_events.lineup_players(
+                    [data.get(f"board_{n}", "") for n in range(1, tournament.team_boards + 1)]
+                ),
                 actor=request.user,
                 now=now,
             )

@@ -30,6 +30,7 @@ from accounts.models import User
 from clubs.models import Club, GuestPlayer
 from core.errors import Conflict, InvalidInput, NotFound
 from tournaments.entry_list import EntryListError, ListedPlayer, read_entry_list
+from tournaments.identity import profile_identity
 from tournaments.models import AuditEntry, Entrant, Tournament
 from tournaments.permissions import require_club_admin
 from tournaments.services.common import audit, locked
@@ -38,7 +39,6 @@ from tournaments.services.registration import (
     check_late_bye,
     enter_locked,
     membership_problem,
-    profile_identity,
 )
 
 #: Characters an entry list may have (1,000 players with every column fit in 150 kB).

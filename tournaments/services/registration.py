@@ -17,7 +17,7 @@ from accounts.models import User
 from clubs.models import Membership
 from core.errors import Conflict, InvalidInput, NotAllowed, NotFound, Unprocessable
 from ratings.selectors import rating_for_tournament
-from tournaments.identity import federation_of_country
+from tournaments.identity import profile_identity
 from tournaments.models import (
     AuditEntry,
     Board,
@@ -287,11 +287,6 @@ def entrant_add(
                 now,
             )
         return enter_locked(tournament, user, late_bye=late_bye)
-
-
-def profile_identity(user: User) -> dict:
-    """What an entry copies from the player's profile: the federation of their country."""
-    return {"federation": federation_of_country(user.country)}
 
 
 def enter_locked(

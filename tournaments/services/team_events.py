@@ -20,6 +20,7 @@ from ratings.selectors import rating_for_tournament
 from teams.models import Team, TeamMember
 from teams.services import may_keep_roster
 from tournaments import notify, team_draw
+from tournaments.identity import profile_identity
 from tournaments.models import (
     AuditEntry,
     Board,
@@ -35,7 +36,6 @@ from tournaments.pairing.model import PairingError
 from tournaments.pairing.teams import lineup_problems, lineup_results
 from tournaments.permissions import is_director
 from tournaments.services.common import audit, locked
-from tournaments.services.registration import profile_identity
 
 
 def _roster(team: Team) -> list[tuple[int, str]]:
@@ -194,6 +194,20 @@ def round_matches_create(tournament: Tournament, round_: Round) -> None:
         for number, (first, second) in enumerate(pairs, start=1)
     )
     notify.lineup_due(tournament, round_, round_.paired_at or timezone.now())
+
+
+def lineup_players(names: list[str]) -> list[User | None]:
+    """The players a line-up names, board by board (an empty name leaves its board empty);
+    a name no account has is refused with every such name given."""
+    names = [name.strip() for name in names]
+    users = {user.username: user for user in User.objects.filter(username__in=names)}
+    unknown = [name for name in names if name and name not in users]
+    if unknown:
+        raise InvalidInput(
+            _("Unknown players: %(names)s.") % {"names": ", ".join(unknown)},
+            code="unknown_player",
+        )
+    return [users[name] if name else None for name in names]
 
 
 def lineup_submit(

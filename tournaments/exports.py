@@ -12,7 +12,6 @@ from datetime import date
 
 from django.db.models import Q
 from django.db.models.functions import Coalesce
-from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from core.errors import NotFound
@@ -31,9 +30,11 @@ from tournaments.models import (
 )
 from tournaments.pairing import PairingPlayer, RoundEntry, write_trf
 from tournaments.pairing.acceleration import BAKU_SYSTEM, player_accelerations
-from tournaments.pairing.trf import TrfBye, TrfHeader, TrfIdentity
+from tournaments.pairing.trf import TrfBye, TrfHeader
+from tournaments.team_exports import team_trf
 from tournaments.tiebreaks import TIEBREAKS
 from tournaments.tiebreaks import crosstable as crosstable_rows
+from tournaments.trf_parts import entrant_identity, local_date, time_control
 from tournaments.trf_sumito import GameEnd, SumitoRecords, fide_codes, write_records
 
 
@@ -132,27 +133,6 @@ def _person(user) -> str:
     return user.display_name or user.username if user is not None else ""
 
 
-def _time_control(tournament: Tournament) -> tuple[str, str]:
-    """The time control as words (``122``) and as TRF-26's code ``S+I`` (``222``)."""
-    if tournament.base_seconds is None:
-        return "no clock", ""
-    minutes, seconds = divmod(tournament.base_seconds, 60)
-    words = f"{minutes} min" + (f" {seconds} s" if seconds else "")
-    if tournament.increment_seconds:
-        words += f" + {tournament.increment_seconds} s per move"
-        return words, f"{tournament.base_seconds}+{tournament.increment_seconds}"
-    return words, str(tournament.base_seconds)
-
-
-def _local_date(moment, tournament: Tournament) -> date | None:
-    """The day of ``moment`` where the event is played."""
-    if moment is None:
-        return None
-    if timezone.is_naive(moment):
-        return moment.date()
-    return timezone.localtime(moment, tournament.zone).date()
-
-
 def trf_header(tournament: Tournament) -> TrfHeader:
     """The tournament section of the TRF: what Sumito knows, blank what it does not. The city
     is the event's, else the club's place; the federation the event's country's. The dates are
@@ -167,15 +147,15 @@ def trf_header(tournament: Tournament) -> TrfHeader:
     )
     arbiters.sort(key=lambda arbiter: arbiter.role != Arbiter.Role.CHIEF)
     chief, *deputies = [arbiter.user for arbiter in arbiters] or [tournament.created_by]
-    words, code = _time_control(tournament)
+    words, code = time_control(tournament)
     rounds = {r.number: r for r in tournament.round_set.all()}
     schedule = tournament.schedule or []
 
     def round_date(number: int) -> date | None:
         round_ = rounds.get(number)
         if round_ is not None and (round_.started_at or round_.paired_at):
-            return _local_date(round_.started_at or round_.paired_at, tournament)
-        return _local_date(tournament.round_time(number), tournament)
+            return local_date(round_.started_at or round_.paired_at, tournament)
+        return local_date(tournament.round_time(number), tournament)
 
     last = max(tournament.current_round, len([when for when in schedule if when]))
     system = ""
@@ -186,8 +166,8 @@ def trf_header(tournament: Tournament) -> TrfHeader:
     return TrfHeader(
         city=tournament.city or tournament.club.location,
         federation=federation_of_country(tournament.country),
-        start_date=tournament.starts_on or _local_date(tournament.started_at, tournament),
-        end_date=tournament.ends_on or _local_date(tournament.finished_at, tournament),
+        start_date=tournament.starts_on or local_date(tournament.started_at, tournament),
+        end_date=tournament.ends_on or local_date(tournament.finished_at, tournament),
         tournament_type=(
             f"{tournament.get_format_display()}, {tournament.get_play_mode_display().lower()}"
         ),
@@ -198,16 +178,6 @@ def trf_header(tournament: Tournament) -> TrfHeader:
         system=system,
         encoded_time_control=code,
         tiebreaks=fide_codes(tournament.tiebreaks or []),
-    )
-
-
-def identity(entrant: Entrant) -> TrfIdentity:
-    """The entrant's ``001`` columns besides name and rating."""
-    return TrfIdentity(
-        sex=entrant.sex,
-        title=entrant.title,
-        federation=entrant.federation,
-        birth=str(entrant.birth_year) if entrant.birth_year else "",
     )
 
 
@@ -280,7 +250,7 @@ def trf(tournament: Tournament) -> str:
         forbidden_pairs=forbidden,
         header=trf_header(tournament),
         requested_byes=byes,
-        identities={entrant.pairing_number: identity(entrant) for entrant in people},
+        identities={entrant.pairing_number: entrant_identity(entrant) for entrant in people},
         extensions=write_records(sumito_records(tournament)),
     )
 
@@ -401,11 +371,16 @@ def rating_report_csv(tournament: Tournament) -> str:
     return out.getvalue()
 
 
+def trf_file(tournament: Tournament) -> str:
+    """The event's TRF file: a team event's with its team sections (:mod:`team_exports`)."""
+    return team_trf(tournament) if tournament.is_team_event else trf(tournament)
+
+
 #: kind -> (maker, media type, file name; {slug} is the tournament's)
 EXPORTS = {
     "standings.csv": (standings_csv, "text/csv", "{slug}-standings.csv"),
     "crosstable.csv": (crosstable_csv, "text/csv", "{slug}-crosstable.csv"),
-    "trf": (trf, "text/plain", "{slug}.trf"),
+    "trf": (trf_file, "text/plain", "{slug}.trf"),
     "games.txt": (game_records, "text/plain", "{slug}-games.txt"),
     "rating-report.csv": (rating_report_csv, "text/csv", "{slug}-rating-report.csv"),
 }

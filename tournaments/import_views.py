@@ -1,6 +1,6 @@
 """The page that imports an event from a FIDE TRF file (Swiss-Manager, Vega, bbpPairings):
 a club admin uploads the file, :func:`tournaments.services.trf_import.tournament_import_trf`
-does the work, and a refusal is a form error."""
+(a team event's: :func:`tournaments.services.team_trf_import.team_event_import_trf`) does the work, and a refusal is a form error."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from clubs.models import Club
 from core.errors import ServiceError
 from tournaments.permissions import is_club_admin
+from tournaments.services.team_trf_import import is_team_file, team_event_import_trf
 from tournaments.services.trf_import import tournament_import_trf
 from tournaments.services.trf_plan import MAX_TRF_BYTES, decode_trf
 
@@ -23,7 +24,8 @@ class TrfImportForm(forms.Form):
         label="TRF file",
         help_text=(
             "A FIDE Tournament Report File (TRF-2026 or TRF-16, as Swiss-Manager, Vega or "
-            "bbpPairings write it) of a Swiss paired by the Dutch system."
+            "bbpPairings write it) of a Swiss paired by the Dutch system, or of a team Swiss "
+            "or team round-robin (TRF-2026's team sections)."
         ),
     )
 
@@ -46,9 +48,9 @@ def tournament_import(request, club_slug: str):
     form = TrfImportForm(request.POST or None, request.FILES or None)
     if request.method == "POST" and form.is_valid():
         try:
-            imported = tournament_import_trf(
-                club=club, actor=request.user, text=form.cleaned_data["file"], now=timezone.now()
-            )
+            text = form.cleaned_data["file"]
+            importer = team_event_import_trf if is_team_file(text) else tournament_import_trf
+            imported = importer(club=club, actor=request.user, text=text, now=timezone.now())
         except ServiceError as error:
             form.add_error(None, error.detail)
         else:

@@ -27,7 +27,7 @@ from tournaments.pairing.trf_model import _TRF_COLOUR
 from tournaments.pairing.trf_write import player_line
 
 #: A board's result from its Black's side -> (Black's TRF code, White's).
-_CODES = {
+BOARD_CODES = {
     "1-0": ("1", "0"),
     "0-1": ("0", "1"),
     "1/2-1/2": ("=", "="),
@@ -81,7 +81,7 @@ def write_team_trf(
             )
             black = _player(black_team, board + 1, boards)
             white = _player(white_team, board + 1, boards)
-            black_code, white_code = _CODES[result]
+            black_code, white_code = BOARD_CODES[result]
             for player, opponent, side, code in (
                 (black, white, BLACK, black_code),
                 (white, black, WHITE, white_code),

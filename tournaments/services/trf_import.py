@@ -75,13 +75,13 @@ class TrfImport:
         return said
 
 
-def _moment(day: date | None, now: datetime) -> datetime:
+def moment_of(day: date | None, now: datetime) -> datetime:
     if day is None:
         return now
     return timezone.make_aware(datetime.combine(day, time(12)))
 
 
-def _time_control(code: str) -> dict:
+def clock_fields(code: str) -> dict:
     base, plus, increment = code.partition("+")
     if not base.isdigit() or (plus and not increment.isdigit()):
         return {}
@@ -232,7 +232,7 @@ def _create(club: Club, actor: User, event: TrfTournament, total: int, kept: dic
         and settings["ends_on"] < settings["starts_on"]
     ):
         settings["ends_on"] = None
-    clock = _time_control(event.header.encoded_time_control)
+    clock = clock_fields(event.header.encoded_time_control)
     try:
         return tournament_create(club=club, actor=actor, name=name, **settings, **clock)
     except InvalidInput:
@@ -240,6 +240,25 @@ def _create(club: Club, actor: User, event: TrfTournament, total: int, kept: dic
             raise
         # a time control Sumito's clocks do not take: the default one
         return tournament_create(club=club, actor=actor, name=name, **settings)
+
+
+def people_for(club: Club, players) -> tuple[dict[int, User], list[str], list[str]]:
+    """The account each of a file's ``players`` (with ``name`` and ``number``) is: matched by
+    name to an account, else to one of the club's guests, else a new guest player of the club;
+    (users by number, the matched as "name → username", the new guests alike)."""
+    users: dict[int, User] = {}
+    matched, guests = [], []
+    taken: set[int] = set()
+    for player in players:
+        user = account_for(player.name, taken=taken) or guest_for(club, player.name, taken=taken)
+        if user is not None:
+            matched.append(f"{player.name} → {user.username}")
+        else:
+            user = guest_create(club, player.name or f"Player {player.number}")
+            guests.append(f"{player.name} → {user.username}")
+        taken.add(user.pk)
+        users[player.number] = user
+    return users, matched, guests
 
 
 def tournament_import_trf(*, club: Club, actor: User, text: str, now: datetime) -> TrfImport:
@@ -257,19 +276,10 @@ def tournament_import_trf(*, club: Club, actor: User, text: str, now: datetime) 
     notes = list(plan.notes) + kept_notes
     with transaction.atomic():
         tournament = _create(club, actor, event, total, kept)
-        matched, guests = [], []
+        users, matched, guests = people_for(club, event.players)
         entrants: dict[int, Entrant] = {}
-        taken: set[int] = set()
         for player in event.players:
-            user = account_for(player.name, taken=taken) or guest_for(
-                club, player.name, taken=taken
-            )
-            if user is not None:
-                matched.append(f"{player.name} → {user.username}")
-            else:
-                user = guest_create(club, player.name or f"Player {player.number}")
-                guests.append(f"{player.name} → {user.username}")
-            taken.add(user.pk)
+            user = users[player.number]
             identity = event.identities.get(player.number, TrfIdentity())
             entrants[player.number] = Entrant.objects.create(
                 tournament=tournament,
@@ -288,8 +298,8 @@ def tournament_import_trf(*, club: Club, actor: User, text: str, now: datetime) 
         finished = event.rounds_played >= total
         tournament.status = Tournament.Status.FINISHED if finished else Tournament.Status.RUNNING
         tournament.current_round = event.rounds_played
-        tournament.started_at = _moment(event.header.start_date, now)
-        tournament.finished_at = _moment(event.header.end_date, now) if finished else None
+        tournament.started_at = moment_of(event.header.start_date, now)
+        tournament.finished_at = moment_of(event.header.end_date, now) if finished else None
         tournament.save(update_fields=["status", "current_round", "started_at", "finished_at"])
     return TrfImport(tournament=tournament, matched=matched, guests=guests, notes=notes)
 
@@ -330,7 +340,7 @@ def _create_rounds(
 ) -> None:
     dates = event.header.round_dates
     for number, planned in plan.boards.items():
-        when = _moment(dates[number - 1] if number <= len(dates) else None, now)
+        when = moment_of(dates[number - 1] if number <= len(dates) else None, now)
         round_ = Round.objects.create(
             tournament=tournament,
             number=number,

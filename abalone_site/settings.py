@@ -390,6 +390,9 @@ SITE_URL = env.str("SITE_URL", default="http://localhost:8000")
 NOTIFICATION_EMAIL_DELAY_SECONDS = env.int("NOTIFICATION_EMAIL_DELAY_SECONDS", default=60)
 # How long before a tournament's scheduled start its players are reminded.
 TOURNAMENT_REMINDER_MINUTES = env.int("TOURNAMENT_REMINDER_MINUTES", default=30)
+# A team event's captains whose line-up is not in are reminded this long before a scheduled
+# round begins (or half-way between its pairing and its start, when that is later).
+LINEUP_REMINDER_MINUTES = env.int("LINEUP_REMINDER_MINUTES", default=24 * 60)
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Sumito <noreply@sumito.localhost>")
 
 # --- I18n, static ----------------------------------------------------------------------------

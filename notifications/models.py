@@ -23,6 +23,7 @@ class Kind(models.TextChoices):
     GUEST_CLAIM_REQUEST = "guest_claim_request", _("A player claims a guest's results")
     GUEST_CLAIM_DECIDED = "guest_claim_decided", _("Your claim of a guest's results decided")
     LINEUP_DUE = "lineup_due", _("Your team's line-up is due")
+    LINEUP_REMINDER = "lineup_reminder", _("Your team's line-up is not in yet")
 
 
 #: The kinds e-mailed unless the player chooses otherwise (issue 14: round paired, tournament

@@ -168,6 +168,23 @@ def _lineup_due(d: Data) -> str:
     }
 
 
+def _lineup_reminder(d: Data) -> str:
+    minutes = d.get("minutes")
+    count = minutes if isinstance(minutes, int) else 0
+    return ngettext(
+        "%(where)s: %(team)s's line-up against %(opponent)s is not in yet; the round begins in "
+        "%(minutes)s minute.",
+        "%(where)s: %(team)s's line-up against %(opponent)s is not in yet; the round begins in "
+        "%(minutes)s minutes.",
+        count,
+    ) % {
+        "where": _where(d),
+        "team": d.get("team"),
+        "opponent": d.get("opponent"),
+        "minutes": minutes,
+    }
+
+
 _TEXTS: dict[str, Callable[[Data], str]] = {
     "challenge_received": _challenge_received,
     "challenge_accepted": _challenge_accepted,
@@ -181,6 +198,7 @@ _TEXTS: dict[str, Callable[[Data], str]] = {
     "guest_claim_request": _guest_claim_request,
     "guest_claim_decided": _guest_claim_decided,
     "lineup_due": _lineup_due,
+    "lineup_reminder": _lineup_reminder,
 }
 
 

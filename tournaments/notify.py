@@ -11,7 +11,8 @@ from django.urls import reverse
 
 from games.clock import TimeControl
 from notifications.services import notification_create
-from tournaments.models import Board, Entrant, Round, Tournament
+from tournaments.models import Board, Entrant, Round, TeamLineup, Tournament
+from tournaments.models.event import TEAM_FORMATS
 
 _COLOUR = {"black": "Black", "white": "White"}
 
@@ -137,6 +138,54 @@ def remind_players(*, now: datetime) -> int:
                 now=now,
             )
             written += notification.created == now
+    return written
+
+
+def remind_captains(*, now: datetime) -> int:
+    """Remind each captain of a team event whose line-up for the round paired is not in, once,
+    ``LINEUP_REMINDER_MINUTES`` before the round's scheduled start (or half-way between its
+    pairing and its start, when that is later); how many reminders were written."""
+    window = timedelta(minutes=settings.LINEUP_REMINDER_MINUTES)
+    written = 0
+    waiting = Round.objects.filter(
+        status=Round.Status.PAIRED,
+        tournament__status=Tournament.Status.RUNNING,
+        tournament__round_start=Tournament.RoundStart.SCHEDULED,
+        tournament__format__in=TEAM_FORMATS,
+    ).select_related("tournament")
+    for round_ in waiting:
+        tournament = round_.tournament
+        starts = tournament.round_time(round_.number)
+        if starts is None or starts <= now:
+            continue
+        paired = round_.paired_at or now
+        due = max(starts - window, paired + (starts - paired) / 2)
+        if now < due:
+            continue
+        sent = set(
+            TeamLineup.objects.filter(match__round=round_).values_list("match_id", "entry_id")
+        )
+        minutes = max(1, round((starts - now).total_seconds() / 60))
+        url = reverse(
+            "tournament-team-matches", kwargs={"slug": tournament.slug, "number": round_.number}
+        )
+        for match in round_.team_matches.exclude(second=None).select_related(
+            "first__team__captain", "second__team__captain"
+        ):
+            for entry, opponent in ((match.first, match.second), (match.second, match.first)):
+                captain = entry.team.captain
+                if captain is None or (match.pk, entry.pk) in sent:
+                    continue
+                notification = notification_create(
+                    user=captain,
+                    kind="lineup_reminder",
+                    key=f"lineup_reminder:{tournament.pk}:{round_.number}:{entry.team_id}",
+                    data=_common(tournament, round_)
+                    | {"team": entry.name, "opponent": opponent.name, "minutes": minutes},
+                    url=url,
+                    now=now,
+                )
+                written += notification.created == now
     return written
 
 

@@ -36,5 +36,7 @@ def move_on() -> int:
 
 @shared_task(name="tournaments.tasks.remind_players", ignore_result=True, expires=50)
 def remind_players() -> int:
-    """Every minute (beat): remind the players of events about to start (once each)."""
-    return notify.remind_players(now=timezone.now())
+    """Every minute (beat): remind the players of events about to start and the captains
+    whose line-up is not in before a scheduled round (once each)."""
+    now = timezone.now()
+    return notify.remind_players(now=now) + notify.remind_captains(now=now)

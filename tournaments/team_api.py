@@ -14,9 +14,9 @@ from core.errors import NotFound
 from core.serializers import StrictSerializer
 from teams.models import Team
 from tournaments import team_selectors
-from tournaments.models import TeamEntry, TeamMatch
+from tournaments.models import Round, TeamEntry, TeamMatch
 from tournaments.pairing.teams import MAX_BOARDS
-from tournaments.services import team_events
+from tournaments.services import team_corrections, team_events
 
 
 def _valid(serializer_class, data) -> dict:
@@ -184,7 +184,8 @@ class LineupDocument(serializers.Serializer):
 
 class LineupView(APIView):
     """A team's line-up for a match, until its round begins: usernames in board order, kept
-    within the roster's order."""
+    within the roster's order; while the round is in play, a director's correction (a late
+    player on a board left empty, a player replaced at a board with no result)."""
 
     permission_classes = [permissions.IsAuthenticated]
 
@@ -196,7 +197,12 @@ class LineupView(APIView):
             raise NotFound(_("No match %(id)s in %(name)s.") % {"id": match, "name": tournament})
         data = _valid(LineupInput, request.data)
         names = [name.strip() for name in data["players"]]
-        lineup = team_events.lineup_submit(
+        act = (
+            team_corrections.lineup_correct
+            if found.round.status == Round.Status.STARTED
+            else team_events.lineup_submit
+        )
+        lineup = act(
             match=found,
             team=_team(data["team"]),
             players=team_events.lineup_players(names),

@@ -200,15 +200,22 @@ class LineupForm:
     roster: list[tuple[str, str]]
     chosen: list[str]
     sent: bool
+    correcting: bool = False  # a director's correction while the round is in play
 
 
 def lineup_forms(tournament: Tournament, number: int, user) -> list[LineupForm]:
-    """The line-up forms ``user`` may fill in round ``number`` (until it begins)."""
+    """The line-up forms ``user`` may fill in round ``number``: until it begins, the captains'
+    (and the directors'); while it is in play, the directors' corrections."""
     round_ = tournament.round_set.filter(number=number).first()
-    if not user.is_authenticated or round_ is None or round_.status != "paired":
+    if not user.is_authenticated or round_ is None:
+        return []
+    correcting = round_.status == "started"
+    if round_.status != "paired" and not (correcting and is_director(tournament, user)):
         return []
     forms = []
     for match in round_.team_matches.select_related("first__team", "second__team"):
+        if correcting and match.second is None:
+            continue
         for entry in (match.first, match.second):
             if entry is None or not _acts_for(tournament, entry.team, user):
                 continue
@@ -227,6 +234,7 @@ def lineup_forms(tournament: Tournament, number: int, user) -> list[LineupForm]:
                     [(row.username, f"{row.name} ({row.rating})") for row in rows],
                     chosen,
                     sent is not None,
+                    correcting,
                 )
             )
     return forms

@@ -18,7 +18,7 @@ from core.errors import InvalidInput, ServiceError
 from teams.models import Team
 from tournaments import team_selectors
 from tournaments.models import Round, TeamMatch
-from tournaments.services import team_events
+from tournaments.services import team_corrections, team_events
 from tournaments.tiebreaks.team import TEAM_TIEBREAKS
 from tournaments.views import _context
 
@@ -108,16 +108,19 @@ def team_event_action(request, slug: str, action: str):
             if match is None:
                 raise InvalidInput(_("Choose a match."), code="unknown_match")
             page = reverse("tournament-team-matches", args=[tournament.slug, match.round.number])
-            team_events.lineup_submit(
-                match=match,
-                team=team,
-                players=team_events.lineup_players(
-                    [data.get(f"board_{n}", "") for n in range(1, tournament.team_boards + 1)]
-                ),
-                actor=request.user,
-                now=now,
+            players = team_events.lineup_players(
+                [data.get(f"board_{n}", "") for n in range(1, tournament.team_boards + 1)]
             )
-            done = _("%(team)s's line-up is in.") % {"team": team.name}
+            if match.round.status == Round.Status.STARTED:
+                team_corrections.lineup_correct(
+                    match=match, team=team, players=players, actor=request.user, now=now
+                )
+                done = _("%(team)s's line-up is corrected.") % {"team": team.name}
+            else:
+                team_events.lineup_submit(
+                    match=match, team=team, players=players, actor=request.user, now=now
+                )
+                done = _("%(team)s's line-up is in.") % {"team": team.name}
         else:
             raise Http404(_("Unknown action."))
     except ServiceError as error:

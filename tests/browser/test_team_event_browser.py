@@ -6,11 +6,14 @@ phone (390x844), enters her team on the event's "Teams" page; Bea, Team D's capt
 laptop, enters hers (four other teams are entered by their captains off-screen). Dora closes
 the registration: six teams numbered by rating, three matches. Ann opens "Matches R1": her
 line-up form offers her roster; she first puts her board-2 player above herself (refused: the
-roster's order, nothing kept), then rests him and fields the reserve on board 4. Bea sends
-hers as the form proposes. Dora starts the round, enters the four boards of Team A's match on
+roster's order, nothing kept), then rests him and leaves board 4 empty. Bea sends
+hers as the form proposes. Dora starts the round; Rex, whom Ann left off board 4, comes late and
+Dora puts him there ("Correct a line-up"), enters the four boards of Team A's match on
 the round page (the others by their sheets), and the match page shows the boards with their
 colours and the score, the team standings page the match and game points with the team
-tie-breaks. Every step read from the screen, inside the viewport; no console or page error;
+tie-breaks. Dora then downloads the event's TRF file and imports it into the club on the
+club's "Import a TRF file" page: the imported event's team standings read the same. Every step
+read from the screen, inside the viewport; no console or page error;
 screenshots in ``SCREENSHOT_DIR``.
 """
 
@@ -80,6 +83,7 @@ def test_two_captains_send_line_ups_and_the_director_runs_a_team_round(
     asgi_live_server,  # noqa: F811 (the fixture above)
     make_player,
     log_in,
+    tmp_path,
 ):
     club = outside_the_event_loop(_club, make_player=make_player)
     shots = screenshot_dir()
@@ -141,7 +145,7 @@ def test_two_captains_send_line_ups_and_the_director_runs_a_team_round(
         form.get_by_label("Board 1").select_option("ann")
         form.get_by_label("Board 2").select_option("t0b2")
         form.get_by_label("Board 3").select_option("t0b3")
-        form.get_by_label("Board 4").select_option("rex")
+        form.get_by_label("Board 4").select_option("")  # Rex has not said he can come
         form.get_by_role("button", name="Send the line-up").click()
         expect(messages(ann)).to_have_text("Team A's line-up is in.")
         expect(ann.locator("#team-matches")).to_contain_text("Team A: line-up in")
@@ -153,6 +157,15 @@ def test_two_captains_send_line_ups_and_the_director_runs_a_team_round(
 
         dora.goto(f"/tournaments/{slug}/")
         dora.locator("#start-round").click()
+        # Rex comes late: Dora puts him on board 4, which Team A had left empty
+        dora.goto(f"/tournaments/{slug}/matches/1/")
+        correct = dora.locator("details.lineup-form").filter(has_text="Team A (Team A")
+        correct.locator("summary").click()
+        in_the_window(dora, correct.get_by_label("Board 4"))
+        correct.get_by_label("Board 4").select_option("rex")
+        dora.screenshot(path=str(shots / "sumito-team-event-correction.png"))
+        correct.get_by_role("button", name="Correct the line-up").click()
+        expect(messages(dora)).to_have_text("Team A's line-up is corrected.")
         dora.goto(f"/tournaments/{slug}/rounds/1/")
         boards = outside_the_event_loop(_boards, slug=slug, team="Team A")
         assert [board.slot for board in boards] == [1, 2, 3, 4]
@@ -185,4 +198,27 @@ def test_two_captains_send_line_ups_and_the_director_runs_a_team_round(
         # the results by board: Rex drew on board 4
         expect(dora.locator("#board-results tr[data-player='rex']")).to_contain_text("½")
         dora.screenshot(path=str(shots / "sumito-team-event-standings.png"), full_page=True)
+
+        # Dora downloads the event's TRF file and imports it into the club again: the same
+        # teams, line-ups and standings
+        dora.goto(f"/tournaments/{slug}/")
+        with dora.expect_download() as download:
+            dora.get_by_role("link", name="TRF", exact=True).click()
+        saved = tmp_path / download.value.suggested_filename
+        download.value.save_as(saved)
+        assert "310   1 Team A" in saved.read_text()
+        dora.goto(club.get_absolute_url())
+        dora.get_by_role("link", name="Import a TRF file").click()
+        dora.get_by_label("TRF file").set_input_files(str(saved))
+        dora.get_by_role("button", name="Import").click()
+        expect(messages(dora).first).to_contain_text("imported: 25 players (25 matched to")
+        expect(messages(dora).nth(1)).to_contain_text("rosters kept): Team A, Team B")
+        imported = dora.url
+        assert imported.rstrip("/").endswith("-2")
+        dora.goto(f"{imported.rstrip('/')}/team-standings/")
+        table = dora.locator("#team-standings")
+        expect(table.locator("tr[data-team='4']")).to_contain_text("Team D")
+        expect(table.locator("tr[data-team='4'] td").nth(4)).to_have_text("2½")
+        expect(dora.locator("#board-results tr[data-player='rex']")).to_contain_text("½")
+        dora.screenshot(path=str(shots / "sumito-team-event-imported.png"), full_page=True)
     assert problems == []

@@ -14,7 +14,7 @@ from core.errors import Conflict, InvalidInput, NotAllowed, Unprocessable
 from notifications.models import Notification
 from notifications.texts import notification_text
 from teams import services as team_services
-from tournaments import services
+from tournaments import notify, services
 from tournaments.models import Board, Entrant, Round, TeamEntry, TeamLineup, TeamMatch
 from tournaments.services import team_events
 from tournaments.services.results import board_result_set
@@ -45,7 +45,7 @@ def event(club, owner, format="team_swiss", teams=(), **settings):
         actor=owner,
         name=settings.pop("name", "Flanders League"),
         format=format,
-        play_mode="otb",
+        play_mode=settings.pop("play_mode", "otb"),
         rounds=settings.pop("rounds", 3),
         **settings,
     )
@@ -420,6 +420,22 @@ def test_a_scheduled_team_event_pairs_at_a_round_s_end_and_starts_at_its_time(le
     team_events.lineup_submit(
         match=second, team=teams[0], players=[a[0], a[2], a[3], None], actor=a[0], now=at(80)
     )
-    services.tournaments_move_on(now=T0 + timedelta(hours=1) + week)
+    # a day before round 2 the captains whose line-up is not in are reminded, once
+    starts = T0 + timedelta(hours=1) + week
+    assert notify.remind_captains(now=starts - timedelta(days=2)) == 0
+    assert notify.remind_captains(now=starts - timedelta(hours=23)) == 3
+    assert notify.remind_captains(now=starts - timedelta(hours=22)) == 0
+    reminded = Notification.objects.filter(kind="lineup_reminder")
+    assert teams[0].captain.pk not in {n.user_id for n in reminded}
+    other = reminded.get(
+        user=second.second.team.captain
+        if second.first.team == teams[0]
+        else second.first.team.captain
+    )
+    assert notification_text(other.kind, other.data) == (
+        f"Flanders League, round 2: {other.data['team']}'s line-up against Team A is not in "
+        "yet; the round begins in 1380 minutes."
+    )
+    services.tournaments_move_on(now=starts)
     assert Round.objects.get(tournament=tournament, number=2).status == Round.Status.STARTED
     assert Board.objects.filter(team_match=second).count() == 3  # board 4 left empty

@@ -38,7 +38,7 @@ from tournaments.permissions import is_director
 from tournaments.services.common import audit, locked
 
 
-def _roster(team: Team) -> list[tuple[int, str]]:
+def roster_of(team: Team) -> list[tuple[int, str]]:
     """The team's players in board order (regulars, then reserves): (user id, username)."""
     return list(
         TeamMember.objects.filter(team=team)
@@ -236,7 +236,7 @@ def lineup_submit(
             )
         ids = [player.pk if player is not None else None for player in players]
         names = [player.username if player is not None else None for player in players]
-        roster = [username for _pk, username in _roster(team)]
+        roster = [username for _pk, username in roster_of(team)]
         problems = lineup_problems(roster, names, tournament.team_boards)
         if problems:
             detail = "; ".join(engine_text(problem) for problem in problems)
@@ -264,7 +264,7 @@ def _lineup(tournament: Tournament, match: TeamMatch, entry: TeamEntry, now: dat
     if entry.status == TeamEntry.Status.WITHDRAWN:
         players: list = [None] * boards
     else:
-        roster = [pk for pk, _username in _roster(entry.team)][:boards]
+        roster = [pk for pk, _username in roster_of(entry.team)][:boards]
         players = roster + [None] * (boards - len(roster))
     TeamLineup.objects.create(
         match=match, entry=entry, players=players, by_default=True, submitted_at=now
@@ -272,7 +272,7 @@ def _lineup(tournament: Tournament, match: TeamMatch, entry: TeamEntry, now: dat
     return players
 
 
-def _entrant(tournament: Tournament, user_id: int, entry: TeamEntry, cache: dict) -> Entrant:
+def entrant_for(tournament: Tournament, user_id: int, entry: TeamEntry, cache: dict) -> Entrant:
     """The player's individual entry in the event (made the first time they play)."""
     if user_id in cache:
         return cache[user_id]
@@ -325,8 +325,8 @@ def round_boards_create(tournament: Tournament, round_: Round, now: datetime) ->
                 Board(
                     round=round_,
                     number=(match.number - 1) * boards + slot,
-                    black=_entrant(tournament, black, black_entry, cache),
-                    white=_entrant(tournament, white, white_entry, cache),
+                    black=entrant_for(tournament, black, black_entry, cache),
+                    white=entrant_for(tournament, white, white_entry, cache),
                     team_match=match,
                     slot=slot,
                 )

@@ -9,6 +9,7 @@ urlpatterns = [
     path("clubs/", include("clubs.api_urls")),
     path("tournaments/", include("tournaments.api_urls")),
     path("teams/", include("teams.api_urls")),
+    path("leagues/", include("leagues.api_urls")),
     path("archive/", include("archive.api_urls")),
     path("ratings/", include("ratings.api_urls")),
     path("tables/", include("multiplayer.api_urls")),

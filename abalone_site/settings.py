@@ -93,6 +93,7 @@ INSTALLED_APPS = [
     "games",
     "tournaments",
     "teams",
+    "leagues",
     "ratings",
     "archive",
     "notifications",

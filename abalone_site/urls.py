@@ -8,6 +8,7 @@ from django.views.decorators.cache import cache_control
 from django.views.i18n import JavaScriptCatalog
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
+from leagues import views as league_views
 from teams import views as team_views
 
 from . import views
@@ -31,6 +32,7 @@ urlpatterns = [
     path("", include("games.urls")),
     # a club's teams (teams stands above clubs: the clubs' own urls do not import it)
     path("clubs/<slug:slug>/teams/", team_views.club_teams, name="club-teams"),
+    path("clubs/<slug:club_slug>/leagues/new/", league_views.league_create, name="league-create"),
     path("clubs/", include("clubs.urls")),
     path("archive/", include("archive.urls")),
     path("tables/", include("multiplayer.urls")),
@@ -39,6 +41,7 @@ urlpatterns = [
     path("ratings/", include("ratings.urls")),
     path("tournaments/", include("tournaments.urls")),
     path("teams/", include("teams.urls")),
+    path("leagues/", include("leagues.urls")),
     path("api/v1/", include("abalone_site.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     # The split view serves its start-up script as a file (the CSP allows no inline script);

@@ -24,6 +24,7 @@ class Kind(models.TextChoices):
     GUEST_CLAIM_DECIDED = "guest_claim_decided", _("Your claim of a guest's results decided")
     LINEUP_DUE = "lineup_due", _("Your team's line-up is due")
     LINEUP_REMINDER = "lineup_reminder", _("Your team's line-up is not in yet")
+    MATCH_REPORTED = "match_reported", _("A team match's results to confirm")
 
 
 #: The kinds e-mailed unless the player chooses otherwise (issue 14: round paired, tournament

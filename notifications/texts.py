@@ -185,6 +185,17 @@ def _lineup_reminder(d: Data) -> str:
     }
 
 
+def _match_reported(d: Data) -> str:
+    return _(
+        "%(where)s: %(team)s reported %(score)s against %(opponent)s; confirm or dispute it."
+    ) % {
+        "where": _where(d),
+        "team": d.get("team"),
+        "score": d.get("score"),
+        "opponent": d.get("opponent"),
+    }
+
+
 _TEXTS: dict[str, Callable[[Data], str]] = {
     "challenge_received": _challenge_received,
     "challenge_accepted": _challenge_accepted,
@@ -199,6 +210,7 @@ _TEXTS: dict[str, Callable[[Data], str]] = {
     "guest_claim_decided": _guest_claim_decided,
     "lineup_due": _lineup_due,
     "lineup_reminder": _lineup_reminder,
+    "match_reported": _match_reported,
 }
 
 

@@ -67,6 +67,17 @@ urlpatterns = [
         name="api-tournament-team-matches",
     ),
     path(f"{T}lineups/<int:match>/", team_api.LineupView.as_view(), name="api-tournament-lineup"),
+    path(f"{T}reports/<int:match>/", team_api.MatchReportView.as_view(), name="api-match-report"),
+    path(
+        f"{T}reports/<int:match>/confirm/",
+        team_api.MatchConfirmView.as_view(),
+        name="api-match-confirm",
+    ),
+    path(
+        f"{T}reports/<int:match>/dispute/",
+        team_api.MatchDisputeView.as_view(),
+        name="api-match-dispute",
+    ),
     path(
         f"{T}team-standings/",
         team_api.TeamStandingsView.as_view(),

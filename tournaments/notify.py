@@ -78,6 +78,33 @@ def lineup_due(tournament: Tournament, round_: Round, now: datetime) -> None:
             )
 
 
+def match_reported(
+    tournament: Tournament,
+    match,
+    entry,
+    other,
+    score: str,
+    now: datetime,
+) -> None:
+    """The other team's captain: ``entry``'s captain reported the match's results; confirm or
+    dispute them (one notification per report and score)."""
+    captain = other.team.captain
+    if captain is None:
+        return
+    notification_create(
+        user=captain,
+        kind="match_reported",
+        key=f"match_reported:{match.pk}:{entry.pk}:{score}",
+        data=_common(tournament, match.round)
+        | {"team": entry.name, "opponent": other.name, "score": score},
+        url=reverse(
+            "tournament-team-matches",
+            kwargs={"slug": tournament.slug, "number": match.round.number},
+        ),
+        now=now,
+    )
+
+
 def game_started(tournament: Tournament, round_: Round, board: Board, now: datetime) -> None:
     """Both players of a server game just created: opponent, colour, clock and the link. The
     first-move time (the forfeit rule) counts from ``now``, when this is sent."""

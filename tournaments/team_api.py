@@ -14,9 +14,9 @@ from core.errors import NotFound
 from core.serializers import StrictSerializer
 from teams.models import Team
 from tournaments import team_selectors
-from tournaments.models import Round, TeamEntry, TeamMatch
+from tournaments.models import Round, TeamEntry, TeamMatch, TeamMatchReport
 from tournaments.pairing.teams import MAX_BOARDS
-from tournaments.services import team_corrections, team_events
+from tournaments.services import team_corrections, team_events, team_reports
 
 
 def _valid(serializer_class, data) -> dict:
@@ -118,6 +118,21 @@ class MatchBoardDocument(serializers.Serializer):
     result = serializers.CharField(help_text="from the board's Black's side; blank: not in yet")
 
 
+class ReportDocument(serializers.Serializer):
+    team = serializers.CharField(help_text="the reporting team's slug")
+    state = serializers.ChoiceField(choices=TeamMatchReport.State.choices)
+    results = serializers.ListField(
+        child=serializers.CharField(allow_blank=True),
+        help_text="board 1 first, from each board's Black's side; blank: decided by the line-ups",
+    )
+
+
+def _report(report: TeamMatchReport | None) -> dict | None:
+    if report is None:
+        return None
+    return {"team": report.entry.team.slug, "state": report.state, "results": report.results}
+
+
 class MatchDocument(serializers.Serializer):
     id = serializers.IntegerField()
     number = serializers.IntegerField()
@@ -128,6 +143,7 @@ class MatchDocument(serializers.Serializer):
     match_points = serializers.ListField(child=serializers.FloatField(), allow_null=True)
     lineups_in = serializers.ListField(child=serializers.BooleanField())
     boards = MatchBoardDocument(many=True)
+    report = ReportDocument(allow_null=True, help_text="a captain's report of the results")
 
 
 class TeamRoundView(APIView):
@@ -151,6 +167,7 @@ class TeamRoundView(APIView):
                     "second_points": row.second_points,
                     "match_points": list(row.match_points) if row.match_points else None,
                     "lineups_in": list(row.lineups_in),
+                    "report": _report(row.report),
                     "boards": [
                         {
                             "board": board.slot,
@@ -165,6 +182,13 @@ class TeamRoundView(APIView):
                 for row in team_selectors.round_matches(tournament, number)
             ]
         )
+
+
+def _match(tournament, match: int) -> TeamMatch:
+    found = TeamMatch.objects.filter(pk=match, round__tournament=tournament).first()
+    if found is None:
+        raise NotFound(_("No match %(id)s in %(name)s.") % {"id": match, "name": tournament})
+    return found
 
 
 class LineupInput(StrictSerializer):
@@ -192,9 +216,7 @@ class LineupView(APIView):
     @extend_schema(request=LineupInput, responses=LineupDocument)
     def post(self, request, slug: str, match: int):
         tournament = team_selectors.team_event_by_slug(slug)
-        found = TeamMatch.objects.filter(pk=match, round__tournament=tournament).first()
-        if found is None:
-            raise NotFound(_("No match %(id)s in %(name)s.") % {"id": match, "name": tournament})
+        found = _match(tournament, match)
         data = _valid(LineupInput, request.data)
         names = [name.strip() for name in data["players"]]
         act = (
@@ -210,6 +232,66 @@ class LineupView(APIView):
             now=timezone.now(),
         )
         return Response({"team": data["team"], "players": names, "by_default": lineup.by_default})
+
+
+class ReportInput(StrictSerializer):
+    results = serializers.ListField(
+        child=serializers.CharField(max_length=7, allow_blank=True),
+        max_length=MAX_BOARDS,
+        help_text="board 1 first, from each board's Black's side (1-0, 0-1, 1/2-1/2, +-, -+, "
+        "--); blank for a board the line-ups decided",
+    )
+
+
+class DisputeInput(StrictSerializer):
+    reason = serializers.CharField(max_length=300, allow_blank=True, required=False)
+
+
+class MatchReportView(APIView):
+    """A captain reports an over-the-board match's results while its round is in play; the
+    other captain confirms or disputes them (the same results reported by both confirm)."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=ReportInput, responses=ReportDocument)
+    def post(self, request, slug: str, match: int):
+        tournament = team_selectors.team_event_by_slug(slug)
+        found = _match(tournament, match)
+        data = _valid(ReportInput, request.data)
+        report = team_reports.match_report(
+            match=found, results=data["results"], actor=request.user, now=timezone.now()
+        )
+        return Response(_report(report))
+
+
+class MatchConfirmView(APIView):
+    """The other captain (or a director) confirms a match's reported results: entered."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=None, responses=ReportDocument)
+    def post(self, request, slug: str, match: int):
+        tournament = team_selectors.team_event_by_slug(slug)
+        report = team_reports.match_confirm(
+            match=_match(tournament, match), actor=request.user, now=timezone.now()
+        )
+        return Response(_report(report))
+
+
+class MatchDisputeView(APIView):
+    """The other captain disputes a match's reported results: a director decides."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=DisputeInput, responses=ReportDocument)
+    def post(self, request, slug: str, match: int):
+        tournament = team_selectors.team_event_by_slug(slug)
+        found = _match(tournament, match)
+        data = _valid(DisputeInput, request.data)
+        report = team_reports.match_dispute(
+            match=found, actor=request.user, reason=data.get("reason", ""), now=timezone.now()
+        )
+        return Response(_report(report))
 
 
 class TeamStandingDocument(serializers.Serializer):

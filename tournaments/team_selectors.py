@@ -21,6 +21,7 @@ from tournaments.models import (
     TeamEntry,
     TeamLineup,
     TeamMatch,
+    TeamMatchReport,
     Tournament,
     default_tiebreaks,
 )
@@ -83,6 +84,7 @@ class MatchRow:
     second_points: float
     match_points: tuple[float, float] | None
     lineups_in: tuple[bool, bool]
+    report: TeamMatchReport | None = None
 
 
 def round_matches(tournament: Tournament, number: int) -> list[MatchRow]:
@@ -104,6 +106,12 @@ def round_matches(tournament: Tournament, number: int) -> list[MatchRow]:
     }
     results = team_draw.match_results(matches)
     users = _players(lineups.values())
+    reports = {
+        report.match_id: report
+        for report in TeamMatchReport.objects.filter(match__in=matches).select_related(
+            "entry__team", "reported_by"
+        )
+    }
     rows = []
     for match in matches:
         first = lineups.get((match.id, match.first_id))
@@ -132,6 +140,7 @@ def round_matches(tournament: Tournament, number: int) -> list[MatchRow]:
                 score.second,
                 score.match_points(team_draw.scoring(tournament)),
                 (first is not None, second is not None),
+                reports.get(match.id),
             )
         )
     return rows
@@ -188,6 +197,65 @@ def team_entries(tournament: Tournament, user) -> list[EntryRow]:
 
 def _acts_for(tournament: Tournament, team, user) -> bool:
     return may_keep_roster(team, user) or is_director(tournament, user)
+
+
+@dataclass(frozen=True)
+class ReportForm:
+    """What ``user`` may do with a match's results in a round in play over the board: report
+    them for ``entry`` (the team they act for), or answer the other team's report (confirm,
+    dispute; a director confirms too). ``boards``: the match's boards to report."""
+
+    row: MatchRow
+    entry: TeamEntry | None
+    may_report: bool
+    may_answer: bool
+    chosen: list[str]  # per board: the result proposed (the report's, else the board's)
+    score: str  # the open report's score, first team first ("" without a report)
+
+    @property
+    def pairs(self) -> list[tuple[MatchBoard, str]]:
+        return list(zip(self.row.boards, self.chosen, strict=True))
+
+
+def report_forms(tournament: Tournament, number: int, user) -> list[ReportForm]:
+    """The match reports ``user`` may send or answer in round ``number`` while it is in play."""
+    round_ = tournament.round_set.filter(number=number).first()
+    if (
+        not user.is_authenticated
+        or round_ is None
+        or round_.status != "started"
+        or tournament.play_mode != Tournament.PlayMode.OTB
+    ):
+        return []
+    director = is_director(tournament, user)
+    forms = []
+    for row in round_matches(tournament, number):
+        match = row.match
+        if match.second is None or all(b.result for b in row.boards if b.board_id):
+            continue
+        entry = next(
+            (e for e in (match.first, match.second) if may_keep_roster(e.team, user)), None
+        )
+        report = row.report
+        open_ = report is not None and report.state in ("reported", "disputed")
+        # the reporter corrects a report not yet answered; the other captain may report too
+        # (the same results confirm it, others dispute it)
+        may_report = entry is not None and (report is None or report.state == "reported")
+        may_answer = open_ and (
+            director
+            or (entry is not None and entry.pk != report.entry_id and report.state == "reported")
+        )
+        if may_report or may_answer:
+            given = report.results if report is not None else []
+            chosen = [
+                (given[b.slot - 1] if b.slot <= len(given) else "") or b.result for b in row.boards
+            ]
+            score = ""
+            if report is not None:
+                reported = team_match_score(report.results)
+                score = f"{reported.first:g}–{reported.second:g}"
+            forms.append(ReportForm(row, entry, may_report, may_answer, chosen, score))
+    return forms
 
 
 @dataclass(frozen=True)

@@ -17,8 +17,8 @@ from django.views.decorators.http import require_POST
 from core.errors import InvalidInput, ServiceError
 from teams.models import Team
 from tournaments import team_selectors
-from tournaments.models import Round, TeamMatch
-from tournaments.services import team_corrections, team_events
+from tournaments.models import Round, TeamMatch, Tournament
+from tournaments.services import team_corrections, team_events, team_reports
 from tournaments.tiebreaks.team import TEAM_TIEBREAKS
 from tournaments.views import _context
 
@@ -49,6 +49,8 @@ def team_matches(request, slug: str, number: int):
             round=round_,
             matches=team_selectors.round_matches(tournament, number),
             lineup_forms=team_selectors.lineup_forms(tournament, number, request.user),
+            report_forms=team_selectors.report_forms(tournament, number, request.user),
+            result_codes=team_reports.RESULTS,
             boards=range(1, tournament.team_boards + 1),
         ),
     )
@@ -81,6 +83,17 @@ def _team(data) -> Team:
     return team
 
 
+def _match(tournament: Tournament, data) -> TeamMatch:
+    match = (
+        TeamMatch.objects.filter(pk=data.get("match") or 0, round__tournament=tournament)
+        .select_related("round")
+        .first()
+    )
+    if match is None:
+        raise InvalidInput(_("Choose a match."), code="unknown_match")
+    return match
+
+
 @login_required
 @require_POST
 def team_event_action(request, slug: str, action: str):
@@ -102,11 +115,7 @@ def team_event_action(request, slug: str, action: str):
             done = _("%(team)s is withdrawn.") % {"team": team.name}
         elif action == "lineup":
             team = _team(data)
-            match = TeamMatch.objects.filter(
-                pk=data.get("match") or 0, round__tournament=tournament
-            ).first()
-            if match is None:
-                raise InvalidInput(_("Choose a match."), code="unknown_match")
+            match = _match(tournament, data)
             page = reverse("tournament-team-matches", args=[tournament.slug, match.round.number])
             players = team_events.lineup_players(
                 [data.get(f"board_{n}", "") for n in range(1, tournament.team_boards + 1)]
@@ -121,6 +130,30 @@ def team_event_action(request, slug: str, action: str):
                     match=match, team=team, players=players, actor=request.user, now=now
                 )
                 done = _("%(team)s's line-up is in.") % {"team": team.name}
+        elif action in ("report", "confirm", "dispute"):
+            match = _match(tournament, data)
+            page = reverse("tournament-team-matches", args=[tournament.slug, match.round.number])
+            if action == "report":
+                report = team_reports.match_report(
+                    match=match,
+                    results=[
+                        data.get(f"result_{n}", "") for n in range(1, tournament.team_boards + 1)
+                    ],
+                    actor=request.user,
+                    now=now,
+                )
+                done = {
+                    "reported": _("The results are reported; the other captain confirms them."),
+                    "confirmed": _("The results are confirmed and entered."),
+                }.get(report.state, _("The reports differ: a director decides."))
+            elif action == "confirm":
+                team_reports.match_confirm(match=match, actor=request.user, now=now)
+                done = _("The results are confirmed and entered.")
+            else:
+                team_reports.match_dispute(
+                    match=match, actor=request.user, reason=data.get("reason", ""), now=now
+                )
+                done = _("The report is disputed: a director decides.")
         else:
             raise Http404(_("Unknown action."))
     except ServiceError as error:

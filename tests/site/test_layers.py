@@ -26,7 +26,7 @@ FLOORS = [
     ["ratings"],
     ["teams"],
     ["tournaments", "multiplayer", "analysis", "pools"],
-    ["archive", "bots"],
+    ["archive", "bots", "leagues"],
     ["players"],
     ["abalone_site"],
 ]

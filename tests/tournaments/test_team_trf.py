@@ -18,7 +18,8 @@ from teams.models import Team, TeamMember
 from tournaments import services
 from tournaments.exports import export
 from tournaments.models import Board, Round, TeamEntry, TeamLineup, TeamMatch, Tournament
-from tournaments.pairing.team_trf_event import read_team_event, write_team_event
+from tournaments.pairing.team_trf_event import write_team_event
+from tournaments.pairing.team_trf_read import read_team_event
 from tournaments.services import team_events
 from tournaments.services.team_trf_import import team_event_import_trf
 from tournaments.team_exports import team_trf

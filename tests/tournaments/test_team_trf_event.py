@@ -13,9 +13,9 @@ from tournaments.pairing.team_trf_event import (
     TrfTeamEvent,
     TrfTeamMatch,
     TrfTeamPlayer,
-    read_team_event,
     write_team_event,
 )
+from tournaments.pairing.team_trf_read import read_team_event
 
 
 @pytest.mark.parametrize("seed", range(60))

@@ -15,7 +15,7 @@ from tournaments.models.event import (
 )
 from tournaments.models.records import AuditEntry, Prize, ResultChange, ResultReport
 from tournaments.models.rounds import Board, MatchGame, Round
-from tournaments.models.team_events import TeamEntry, TeamLineup, TeamMatch
+from tournaments.models.team_events import TeamEntry, TeamLineup, TeamMatch, TeamMatchReport
 
 __all__ = [
     "DEFAULT_TIEBREAKS",
@@ -34,6 +34,7 @@ __all__ = [
     "Round",
     "TeamEntry",
     "TeamLineup",
+    "TeamMatchReport",
     "TeamMatch",
     "Tournament",
     "default_tiebreaks",

@@ -99,3 +99,33 @@ class TeamLineup(models.Model):
 
     def __str__(self) -> str:
         return f"{self.entry.name}'s line-up, {self.match}"
+
+
+class TeamMatchReport(models.Model):
+    """A captain's report of an over-the-board match's results (``tournaments.services
+    .team_reports``): each board's result from its Black's side (``""`` for a board decided by
+    the line-ups); the other team's captain confirms it (the results are entered) or disputes
+    it (a director decides), as players report their own boards' results."""
+
+    class State(models.TextChoices):
+        REPORTED = "reported", _("Waiting for the other captain")
+        CONFIRMED = "confirmed", _("Confirmed by the other captain")
+        DISPUTED = "disputed", _("Disputed: a director decides")
+        DECIDED = "decided", _("Decided by a director")
+
+    match = models.OneToOneField(TeamMatch, on_delete=models.CASCADE, related_name="report")
+    entry = models.ForeignKey(TeamEntry, on_delete=models.CASCADE, related_name="+")
+    results = models.JSONField(default=list)
+    state = models.CharField(max_length=10, choices=State.choices, default=State.REPORTED)
+    reported_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    reported_at = models.DateTimeField()
+    answered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    answered_at = models.DateTimeField(null=True, blank=True)
+    reason = models.CharField(max_length=300, blank=True)
+
+    def __str__(self) -> str:
+        return f"{self.entry.name}'s report of {self.match}"

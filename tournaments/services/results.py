@@ -26,7 +26,15 @@ from core.errors import (
 from games import engine
 from games.models import Game, Move
 from ratings.services import rating_apply_board
-from tournaments.models import Board, Entrant, ResultChange, ResultReport, Round, Tournament
+from tournaments.models import (
+    Board,
+    Entrant,
+    ResultChange,
+    ResultReport,
+    Round,
+    TeamMatchReport,
+    Tournament,
+)
 from tournaments.permissions import is_director, require_director
 from tournaments.result_rules import FORFEITS, marbles_problem
 from tournaments.services.common import locked
@@ -143,6 +151,14 @@ def result_write_locked(
     ResultReport.objects.filter(
         board=board, state__in=[ResultReport.State.REPORTED, ResultReport.State.DISPUTED]
     ).update(state=report_state, answered_by=actor, answered_at=now)
+    if (
+        board.team_match_id is not None
+        and not Board.objects.filter(team_match_id=board.team_match_id, result="").exists()
+    ):  # a team match's last board: a captain's report still open is answered
+        TeamMatchReport.objects.filter(
+            match_id=board.team_match_id,
+            state__in=[TeamMatchReport.State.REPORTED, TeamMatchReport.State.DISPUTED],
+        ).update(state=report_state, answered_by=actor, answered_at=now)
     rating_apply_board(board=board, now=now)
     round_finish_if_complete(tournament, round_, now)
     return board

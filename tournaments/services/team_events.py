@@ -66,13 +66,14 @@ def _require_team_event(tournament: Tournament) -> None:
         )
 
 
-def _may_act_for(tournament: Tournament, team: Team, actor: User) -> bool:
-    """The team's captain, its club's admins and the event's directors act for a team."""
-    return may_keep_roster(team, actor) or is_director(tournament, actor)
+def acts_for(tournament: Tournament, team: Team, actor: User, *, directors: bool = True) -> bool:
+    """The team's captain, its club's admins and (``directors``) the event's directors act for
+    a team."""
+    return may_keep_roster(team, actor) or (directors and is_director(tournament, actor))
 
 
 def _require_may_act_for(tournament: Tournament, team: Team, actor: User) -> None:
-    if not _may_act_for(tournament, team, actor):
+    if not acts_for(tournament, team, actor):
         raise NotAllowed(
             _(
                 "Only the captain of %(team)s, an admin of its club or a director of %(name)s "

@@ -1,7 +1,7 @@
 """Importing a team event from a TRF-2026 file with team sections (``310``): another program's
 or one Sumito exported (:mod:`tournaments.team_exports`).
 
-The file is read by the pure :func:`~tournaments.pairing.team_trf_event.read_team_event`, so
+The file is read by the pure :func:`~tournaments.pairing.team_trf_read.read_team_event`, so
 a file Sumito cannot represent is refused (422 ``bad_trf``) before anything is written; then
 one transaction writes the event over the board and unrated: its teams (the club's team of the
 same name, else a new team of the club with the file's players on its roster in the file's
@@ -39,8 +39,8 @@ from tournaments.pairing.team_trf_event import (
     ROUND_ROBIN,
     TrfTeamEvent,
     TrfTeamMatch,
-    read_team_event,
 )
+from tournaments.pairing.team_trf_read import read_team_event
 from tournaments.permissions import require_club_admin
 from tournaments.services.setup import tournament_create
 from tournaments.services.trf_import import (

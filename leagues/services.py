@@ -1,0 +1,166 @@
+"""A league's writes: the league, its divisions (each a team round-robin made through the
+tournament services) and the season's start, when each division's match days become its
+rounds' scheduled times and round 1 is paired (the captains told). Teams enter a division on
+its event's Teams tab; line-ups, results reported by the captains and confirmed by the other,
+and a director's corrections are the team events' own (``tournaments.services``)."""
+
+from __future__ import annotations
+
+from datetime import date, datetime, time, timedelta
+
+from django.db import transaction
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+
+from accounts.models import User
+from clubs.models import Club
+from core.errors import Conflict, InvalidInput
+from leagues.models import Division, League
+from tournaments import services as tournament_services
+from tournaments.models import TeamEntry, Tournament
+from tournaments.pairing.berger import berger_rounds
+from tournaments.permissions import require_club_admin, require_director
+
+#: A division's settings and their bounds (the model's validators say the same).
+LEVELS, PROMOTE, DAYS_BETWEEN = (1, 9), (0, 4), (1, 60)
+
+
+def _text(value: str, what: str, longest: int) -> str:
+    value = " ".join((value or "").split())
+    if not 2 <= len(value) <= longest:
+        raise InvalidInput(
+            _("%(what)s has 2 to %(longest)s characters.") % {"what": what, "longest": longest},
+            code="bad_name",
+        )
+    return value
+
+
+def _number(value, what: str, bounds: tuple[int, int]) -> int:
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        number = bounds[0] - 1
+    if not bounds[0] <= number <= bounds[1]:
+        raise InvalidInput(
+            _("%(what)s is a whole number from %(low)s to %(high)s.")
+            % {"what": what, "low": bounds[0], "high": bounds[1]},
+            code="out_of_range",
+        )
+    return number
+
+
+def league_create(
+    *, club: Club, actor: User, name: str, season: str, description: str = ""
+) -> League:
+    """A new league of ``club`` (its admins direct it), without divisions."""
+    require_club_admin(club, actor, _("organise its leagues"))
+    name = _text(name, _("A league's name"), 80)
+    season = _text(season, _("The season"), 20)
+    if League.objects.filter(club=club, name__iexact=name, season__iexact=season).exists():
+        raise Conflict(
+            _("%(club)s already runs %(name)s %(season)s.")
+            % {"club": club.name, "name": name, "season": season},
+            code="league_exists",
+        )
+    base = slugify(f"{name}-{season}")[:110] or "league"
+    slug, suffix = base, 2
+    while League.objects.filter(slug=slug).exists():
+        slug, suffix = f"{base}-{suffix}", suffix + 1
+    return League.objects.create(
+        club=club,
+        name=name,
+        season=season,
+        slug=slug,
+        description=(description or "")[:2000],
+        created_by=actor,
+    )
+
+
+def division_create(
+    *,
+    league: League,
+    actor: User,
+    name: str,
+    first_day: date,
+    level: int = 1,
+    double: bool = False,
+    boards: int = 4,
+    promote: int = 0,
+    relegate: int = 0,
+    match_time: time = time(20, 0),
+    days_between: int = 14,
+    time_zone: str = "",
+) -> Division:
+    """A division: a team round-robin of the league's club, over the board and open to every
+    club's teams, its rounds started at their match days (the line-ups' deadline)."""
+    require_club_admin(league.club, actor, _("organise its leagues"))
+    name = _text(name, _("A division's name"), 60)
+    level = _number(level, _("The level"), LEVELS)
+    promote = _number(promote, _("Promoted teams"), PROMOTE)
+    relegate = _number(relegate, _("Relegated teams"), PROMOTE)
+    days_between = _number(days_between, _("Days between match days"), DAYS_BETWEEN)
+    if not isinstance(first_day, date):
+        raise InvalidInput(_("Give the first match day."), code="bad_date")
+    if Division.objects.filter(league=league, name__iexact=name).exists():
+        raise Conflict(
+            _("%(league)s already has a division %(name)s.") % {"league": league, "name": name},
+            code="division_exists",
+        )
+    with transaction.atomic():
+        tournament = tournament_services.tournament_create(
+            club=league.club,
+            actor=actor,
+            name=f"{league.name} {league.season}: {name}"[:100],
+            format=Tournament.Format.TEAM_DOUBLE_ROUND_ROBIN
+            if double
+            else Tournament.Format.TEAM_ROUND_ROBIN,
+            play_mode=Tournament.PlayMode.OTB,
+            entry=Tournament.Entry.OPEN,
+            team_boards=boards,
+            starts_on=first_day,
+            **({"time_zone": time_zone} if time_zone else {}),
+        )
+        return Division.objects.create(
+            league=league,
+            name=name,
+            level=level,
+            tournament=tournament,
+            promote=promote,
+            relegate=relegate,
+            first_day=first_day,
+            match_time=match_time,
+            days_between=days_between,
+        )
+
+
+def match_days(division: Division, rounds: int) -> list[datetime]:
+    """The division's match days for ``rounds`` rounds (naive: the event's time zone)."""
+    return [
+        datetime.combine(
+            division.first_day + timedelta(days=division.days_between * k), division.match_time
+        )
+        for k in range(rounds)
+    ]
+
+
+def division_start(*, division: Division, actor: User, now: datetime):
+    """The season begins in ``division``: its rounds are scheduled on its match days, the teams
+    numbered and round 1 paired (each captain told; the round begins at its time)."""
+    tournament = division.tournament
+    require_director(tournament, actor, _("start its season"))
+    teams = TeamEntry.objects.filter(tournament=tournament).count()
+    if teams < 2:
+        raise Conflict(_("A division needs at least 2 teams to start."), code="too_few_teams")
+    double = tournament.format == Tournament.Format.TEAM_DOUBLE_ROUND_ROBIN
+    days = match_days(division, berger_rounds(teams, double=double))
+    with transaction.atomic():
+        tournament_services.tournament_update(
+            tournament=tournament,
+            actor=actor,
+            round_start=Tournament.RoundStart.SCHEDULED,
+            schedule=[day.isoformat() for day in days],
+            ends_on=days[-1].date(),
+        )
+        return tournament_services.tournament_start(
+            tournament=Tournament.objects.get(pk=tournament.pk), actor=actor, now=now
+        )

@@ -1,0 +1,150 @@
+"""A league's pages: the league (its divisions' tables with promotion and relegation marks,
+the teams' calendars), a division (its table and every fixture), the forms that make them, the
+season's start, and a team's iCalendar file."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from clubs.models import Club
+from core.errors import ServiceError
+from leagues import selectors, services
+from leagues.calendar import team_calendar
+from leagues.forms import DivisionForm, LeagueForm
+from teams.models import Team
+from tournaments.permissions import is_club_admin
+
+
+def league_detail(request, slug: str):
+    league = selectors.league_by_slug(slug)
+    divisions = [(division, selectors.table(division)) for division in selectors.divisions(league)]
+    return render(
+        request,
+        "leagues/detail.html",
+        {
+            "league": league,
+            "divisions": divisions,
+            "teams": selectors.league_teams(league),
+            "is_admin": is_club_admin(league.club, request.user),
+        },
+    )
+
+
+def division_detail(request, slug: str, pk: int):
+    league = selectors.league_by_slug(slug)
+    division = get_object_or_404(league.divisions.select_related("tournament"), pk=pk)
+    fixtures = selectors.fixtures(division)
+    rounds: dict[int, list] = {}
+    for fixture in fixtures:
+        rounds.setdefault(fixture.round, []).append(fixture)
+    return render(
+        request,
+        "leagues/division.html",
+        {
+            "league": league,
+            "division": division,
+            "table": selectors.table(division),
+            "rounds": sorted(rounds.items()),
+            "is_admin": is_club_admin(league.club, request.user),
+        },
+    )
+
+
+def _forbidden(request, club: Club):
+    detail = _("Only an admin of %(name)s may organise its leagues.") % {"name": club.name}
+    return render(request, "403.html", {"detail": detail, "back": club}, status=403)
+
+
+@login_required
+def league_create(request, club_slug: str):
+    club = get_object_or_404(Club, slug=club_slug)
+    if not is_club_admin(club, request.user):
+        return _forbidden(request, club)
+    form = LeagueForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            league = services.league_create(club=club, actor=request.user, **form.cleaned_data)
+        except ServiceError as error:
+            form.add_error(None, error.detail)
+        else:
+            messages.success(
+                request, _("%(league)s is made: add its divisions.") % {"league": league}
+            )
+            return redirect(league)
+    return render(
+        request,
+        "leagues/form.html",
+        {"form": form, "title": _("New league of %(club)s") % {"club": club.name}, "back": club},
+        status=422 if form.errors else 200,
+    )
+
+
+@login_required
+def division_create(request, slug: str):
+    league = selectors.league_by_slug(slug)
+    if not is_club_admin(league.club, request.user):
+        return _forbidden(request, league.club)
+    form = DivisionForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            division = services.division_create(
+                league=league, actor=request.user, **form.cleaned_data
+            )
+        except ServiceError as error:
+            form.add_error(None, error.detail)
+        else:
+            messages.success(
+                request,
+                _("%(division)s is made: the clubs' captains enter their teams on its Teams page.")
+                % {"division": division.name},
+            )
+            return redirect(league)
+    return render(
+        request,
+        "leagues/form.html",
+        {
+            "form": form,
+            "title": _("New division of %(league)s") % {"league": league},
+            "back": league,
+        },
+        status=422 if form.errors else 200,
+    )
+
+
+@login_required
+@require_POST
+def division_start(request, slug: str, pk: int):
+    league = selectors.league_by_slug(slug)
+    division = get_object_or_404(league.divisions.select_related("tournament"), pk=pk)
+    try:
+        services.division_start(division=division, actor=request.user, now=timezone.now())
+    except ServiceError as error:
+        messages.error(request, error.detail)
+    else:
+        messages.success(
+            request,
+            _("The season of %(division)s has begun: round 1 is paired, its captains told.")
+            % {"division": division.name},
+        )
+    return redirect("league-division", slug=league.slug, pk=division.pk)
+
+
+def team_calendar_file(request, slug: str, team: str):
+    league = selectors.league_by_slug(slug)
+    found = get_object_or_404(Team, slug=team)
+    text = team_calendar(
+        league,
+        found,
+        selectors.team_fixtures(league, found),
+        request.get_host().split(":")[0] or "sumito",
+        timezone.now(),
+    )
+    response = HttpResponse(text, content_type="text/calendar; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{league.slug}-{found.slug}.ics"'
+    return response

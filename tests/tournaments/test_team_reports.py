@@ -96,6 +96,10 @@ def test_the_same_results_from_both_captains_confirm_different_ones_dispute(leag
     with pytest.raises(Conflict) as refused:
         match_confirm(match=other, actor=other.first.team.captain, now=at(4))
     assert refused.value.code == "disputed"
+    with pytest.raises(Conflict) as refused:  # nor does a new report undo the dispute
+        match_report(match=other, results=FOUR, actor=other.first.team.captain, now=at(4))
+    assert refused.value.code == "disputed"
+    assert TeamMatchReport.objects.get(match=other).state == "disputed"
     assert [f.may_answer for f in report_forms(tournament, 1, owner)] == [True]
     for board in Board.objects.filter(team_match=other):
         board_result_set(board=board, actor=owner, result="1/2-1/2", now=at(5))

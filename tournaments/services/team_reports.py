@@ -127,6 +127,8 @@ def match_report(
             TeamMatchReport.State.DECIDED,
         ):
             raise Conflict(_("This match's results are in."), code="match_decided")
+        if report is not None and report.state == TeamMatchReport.State.DISPUTED:
+            raise Conflict(_("The report is disputed: a director decides."), code="disputed")
         if report is not None and report.entry_id != entry.pk:
             # the other captain reports too: the same results confirm, others dispute
             if report.results == checked:

@@ -15,6 +15,7 @@ from .models import (
     TeamEntry,
     TeamLineup,
     TeamMatch,
+    TeamMatchReport,
     Tournament,
 )
 
@@ -60,6 +61,7 @@ for model in (
     TeamEntry,
     TeamMatch,
     TeamLineup,
+    TeamMatchReport,
 ):
     admin.site.register(model, raw_id_fields=[f.name for f in model._meta.fields if f.is_relation])
 

@@ -234,7 +234,7 @@ class LineupView(APIView):
         return Response({"team": data["team"], "players": names, "by_default": lineup.by_default})
 
 
-class ReportInput(StrictSerializer):
+class MatchReportInput(StrictSerializer):
     results = serializers.ListField(
         child=serializers.CharField(max_length=7, allow_blank=True),
         max_length=MAX_BOARDS,
@@ -243,7 +243,7 @@ class ReportInput(StrictSerializer):
     )
 
 
-class DisputeInput(StrictSerializer):
+class MatchDisputeInput(StrictSerializer):
     reason = serializers.CharField(max_length=300, allow_blank=True, required=False)
 
 
@@ -253,11 +253,11 @@ class MatchReportView(APIView):
 
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(request=ReportInput, responses=ReportDocument)
+    @extend_schema(request=MatchReportInput, responses=ReportDocument)
     def post(self, request, slug: str, match: int):
         tournament = team_selectors.team_event_by_slug(slug)
         found = _match(tournament, match)
-        data = _valid(ReportInput, request.data)
+        data = _valid(MatchReportInput, request.data)
         report = team_reports.match_report(
             match=found, results=data["results"], actor=request.user, now=timezone.now()
         )
@@ -283,11 +283,11 @@ class MatchDisputeView(APIView):
 
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(request=DisputeInput, responses=ReportDocument)
+    @extend_schema(request=MatchDisputeInput, responses=ReportDocument)
     def post(self, request, slug: str, match: int):
         tournament = team_selectors.team_event_by_slug(slug)
         found = _match(tournament, match)
-        data = _valid(DisputeInput, request.data)
+        data = _valid(MatchDisputeInput, request.data)
         report = team_reports.match_dispute(
             match=found, actor=request.user, reason=data.get("reason", ""), now=timezone.now()
         )

@@ -28,15 +28,30 @@ def current_rating(user: User, category: str) -> int:
     return rating if rating is not None else settings.RATING_DEFAULT
 
 
+def current_ratings(user_ids, category: str) -> dict[int, int]:
+    """Each of ``user_ids``' rating in ``category`` (the default for one never rated), in one
+    query."""
+    ids = set(user_ids)
+    found = dict(
+        PlayerRating.objects.filter(user_id__in=ids, category=category).values_list(
+            "user_id", "rating"
+        )
+    )
+    return {user_id: found.get(user_id, settings.RATING_DEFAULT) for user_id in ids}
+
+
 def ratings_being_updated() -> bool:
     """Whether a corrected result's replay of the ratings is still waiting or running."""
     return RecomputeRequest.objects.filter(done_at__isnull=True).exists()
 
 
 def rating_for_tournament(user: User, tournament) -> int:
-    return current_rating(
-        user, speed_category(tournament.base_seconds, tournament.increment_seconds)
-    )
+    return current_rating(user, tournament_category(tournament))
+
+
+def tournament_category(tournament) -> str:
+    """The rating category of a tournament's clock."""
+    return speed_category(tournament.base_seconds, tournament.increment_seconds)
 
 
 # --- Leaderboards and a player's ratings ------------------------------------------------------

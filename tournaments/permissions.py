@@ -11,6 +11,8 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 from clubs.models import Club, Membership
 from core.errors import NotAllowed
+from teams.models import Team
+from teams.services import may_keep_roster
 from tournaments.models import Arbiter, Tournament
 
 ADMIN_ROLES = (Membership.Role.OWNER, Membership.Role.ADMIN)
@@ -30,6 +32,12 @@ def is_director(tournament: Tournament, user: User) -> bool:
         is_club_admin(tournament.club, user)
         or Arbiter.objects.filter(tournament=tournament, user=user).exists()
     )
+
+
+def acts_for(tournament: Tournament, team: Team, user: User, *, directors: bool = True) -> bool:
+    """The team's captain, its club's admins and (``directors``) the event's directors act for
+    a team."""
+    return may_keep_roster(team, user) or (directors and is_director(tournament, user))
 
 
 def require_club_admin(club: Club, user: User, action: str) -> None:

@@ -247,6 +247,14 @@ class MatchDisputeInput(StrictSerializer):
     reason = serializers.CharField(max_length=300, allow_blank=True, required=False)
 
 
+def _report_step(request, slug: str, match: int, act, body=None) -> Response:
+    """One step of a match's report (``act``: report, confirm, dispute) with the fields of
+    ``body`` (a serializer class), answered with the report as it now stands."""
+    found = _match(team_selectors.team_event_by_slug(slug), match)
+    fields = _valid(body, request.data) if body is not None else {}
+    return Response(_report(act(match=found, actor=request.user, now=timezone.now(), **fields)))
+
+
 class MatchReportView(APIView):
     """A captain reports an over-the-board match's results while its round is in play; the
     other captain confirms or disputes them (the same results reported by both confirm)."""
@@ -255,13 +263,7 @@ class MatchReportView(APIView):
 
     @extend_schema(request=MatchReportInput, responses=ReportDocument)
     def post(self, request, slug: str, match: int):
-        tournament = team_selectors.team_event_by_slug(slug)
-        found = _match(tournament, match)
-        data = _valid(MatchReportInput, request.data)
-        report = team_reports.match_report(
-            match=found, results=data["results"], actor=request.user, now=timezone.now()
-        )
-        return Response(_report(report))
+        return _report_step(request, slug, match, team_reports.match_report, MatchReportInput)
 
 
 class MatchConfirmView(APIView):
@@ -271,11 +273,7 @@ class MatchConfirmView(APIView):
 
     @extend_schema(request=None, responses=ReportDocument)
     def post(self, request, slug: str, match: int):
-        tournament = team_selectors.team_event_by_slug(slug)
-        report = team_reports.match_confirm(
-            match=_match(tournament, match), actor=request.user, now=timezone.now()
-        )
-        return Response(_report(report))
+        return _report_step(request, slug, match, team_reports.match_confirm)
 
 
 class MatchDisputeView(APIView):
@@ -285,13 +283,7 @@ class MatchDisputeView(APIView):
 
     @extend_schema(request=MatchDisputeInput, responses=ReportDocument)
     def post(self, request, slug: str, match: int):
-        tournament = team_selectors.team_event_by_slug(slug)
-        found = _match(tournament, match)
-        data = _valid(MatchDisputeInput, request.data)
-        report = team_reports.match_dispute(
-            match=found, actor=request.user, reason=data.get("reason", ""), now=timezone.now()
-        )
-        return Response(_report(report))
+        return _report_step(request, slug, match, team_reports.match_dispute, MatchDisputeInput)
 
 
 class TeamStandingDocument(serializers.Serializer):

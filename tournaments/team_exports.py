@@ -13,7 +13,7 @@ import heapq
 from collections import defaultdict
 
 from accounts.models import User
-from ratings.selectors import rating_for_tournament
+from ratings.selectors import current_ratings, tournament_category
 from teams.models import TeamMember
 from tournaments import team_draw
 from tournaments.models import Entrant, Round, TeamLineup, TeamMatch, Tournament
@@ -164,6 +164,7 @@ def _players(tournament, entries, orders, number) -> list[TrfTeamPlayer]:
         ).select_related("user")
     }
     users = {user.pk: user for user in User.objects.filter(pk__in=ids - set(entrants))}
+    ratings = current_ratings(users, tournament_category(tournament))
     players = []
     for entry in entries:
         for user_id in orders[entry.pk]:
@@ -180,7 +181,7 @@ def _players(tournament, entries, orders, number) -> list[TrfTeamPlayer]:
                 player = TrfTeamPlayer(
                     number[(entry.pk, user_id)],
                     user.display_name or user.username,
-                    rating_for_tournament(user, tournament),
+                    ratings[user_id],
                     TrfIdentity(),
                 )
             players.append(player)

@@ -18,6 +18,7 @@ from tournaments import team_draw
 from tournaments.models import (
     Board,
     Entrant,
+    Round,
     TeamEntry,
     TeamLineup,
     TeamMatch,
@@ -27,7 +28,7 @@ from tournaments.models import (
 )
 from tournaments.pairing.model import BLACK, WHITE
 from tournaments.pairing.teams import team_match_score
-from tournaments.permissions import is_director
+from tournaments.permissions import acts_for, is_director
 from tournaments.selectors import tournament_by_slug
 from tournaments.tiebreaks.ratings import performance
 from tournaments.tiebreaks.team import (
@@ -190,13 +191,9 @@ def team_entries(tournament: Tournament, user) -> list[EntryRow]:
     whether ``user`` acts for it."""
     entries = TeamEntry.objects.filter(tournament=tournament).select_related("team__club")
     return [
-        EntryRow(entry, user.is_authenticated and _acts_for(tournament, entry.team, user))
+        EntryRow(entry, user.is_authenticated and acts_for(tournament, entry.team, user))
         for entry in entries.order_by("number", "-rating", "name")
     ]
-
-
-def _acts_for(tournament: Tournament, team, user) -> bool:
-    return may_keep_roster(team, user) or is_director(tournament, user)
 
 
 @dataclass(frozen=True)
@@ -217,19 +214,20 @@ class ReportForm:
         return list(zip(self.row.boards, self.chosen, strict=True))
 
 
-def report_forms(tournament: Tournament, number: int, user) -> list[ReportForm]:
-    """The match reports ``user`` may send or answer in round ``number`` while it is in play."""
-    round_ = tournament.round_set.filter(number=number).first()
+def report_forms(
+    tournament: Tournament, round_: Round, rows: list[MatchRow], user
+) -> list[ReportForm]:
+    """The match reports ``user`` may send or answer in ``round_`` while it is in play, over
+    its matches' ``rows`` (:func:`round_matches`)."""
     if (
         not user.is_authenticated
-        or round_ is None
         or round_.status != "started"
         or tournament.play_mode != Tournament.PlayMode.OTB
     ):
         return []
     director = is_director(tournament, user)
     forms = []
-    for row in round_matches(tournament, number):
+    for row in rows:
         match = row.match
         if match.second is None or all(b.result for b in row.boards if b.board_id):
             continue
@@ -285,7 +283,7 @@ def lineup_forms(tournament: Tournament, number: int, user) -> list[LineupForm]:
         if correcting and match.second is None:
             continue
         for entry in (match.first, match.second):
-            if entry is None or not _acts_for(tournament, entry.team, user):
+            if entry is None or not acts_for(tournament, entry.team, user):
                 continue
             rows = sorted(roster(entry.team), key=lambda row: (row.reserve, row.board))
             sent = TeamLineup.objects.filter(match=match, entry=entry).first()

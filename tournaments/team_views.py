@@ -40,6 +40,7 @@ def team_entries(request, slug: str):
 def team_matches(request, slug: str, number: int):
     tournament = team_selectors.team_event_by_slug(slug)
     round_ = get_object_or_404(Round, tournament=tournament, number=number)
+    matches = team_selectors.round_matches(tournament, number)
     return render(
         request,
         "tournaments/team_matches.html",
@@ -47,9 +48,9 @@ def team_matches(request, slug: str, number: int):
             request,
             tournament,
             round=round_,
-            matches=team_selectors.round_matches(tournament, number),
+            matches=matches,
             lineup_forms=team_selectors.lineup_forms(tournament, number, request.user),
-            report_forms=team_selectors.report_forms(tournament, number, request.user),
+            report_forms=team_selectors.report_forms(tournament, round_, matches, request.user),
             result_codes=team_reports.RESULTS,
             boards=range(1, tournament.team_boards + 1),
         ),

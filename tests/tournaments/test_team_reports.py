@@ -44,6 +44,11 @@ def results(match) -> list[str]:
     return [b.result for b in Board.objects.filter(team_match=match).order_by("slot")]
 
 
+def _forms(tournament, user):
+    round_ = Round.objects.get(tournament=tournament, number=1)
+    return report_forms(tournament, round_, round_matches(tournament, 1), user)
+
+
 def test_a_captain_reports_and_the_other_confirms(league):
     _club, owner, _teams = league
     tournament, match, home, away = begun(league)
@@ -58,7 +63,7 @@ def test_a_captain_reports_and_the_other_confirms(league):
     # the reporter may correct it until the other answers; the other captain sees the form
     report = match_report(match=match, results=["1-0"] * 4, actor=home.captain, now=at(2.5))
     assert report.results == ["1-0"] * 4
-    [form] = report_forms(tournament, 1, away.captain)
+    [form] = _forms(tournament, away.captain)
     assert form.may_answer and form.score == "2–2"
     # the reporter cannot confirm their own report
     with pytest.raises(NotAllowed):
@@ -100,7 +105,7 @@ def test_the_same_results_from_both_captains_confirm_different_ones_dispute(leag
         match_report(match=other, results=FOUR, actor=other.first.team.captain, now=at(4))
     assert refused.value.code == "disputed"
     assert TeamMatchReport.objects.get(match=other).state == "disputed"
-    assert [f.may_answer for f in report_forms(tournament, 1, owner)] == [True]
+    assert [f.may_answer for f in _forms(tournament, owner)] == [True]
     for board in Board.objects.filter(team_match=other):
         board_result_set(board=board, actor=owner, result="1/2-1/2", now=at(5))
     assert TeamMatchReport.objects.get(match=other).state == "decided"

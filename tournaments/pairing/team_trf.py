@@ -142,7 +142,7 @@ def write_team_trf(
     for match in matches:
         if match.second is not None and not match.played:
             lines.append(
-                f"330 {_forfeit_code(match)} {str(match.round).rjust(3)} "
+                f"330 {forfeit_code(*team_presence(match.results))} {str(match.round).rjust(3)} "
                 f"{str(match.first).rjust(3)} {str(match.second).rjust(3)}"
             )
     byes = {match.round: match.first for match in matches if match.second is None}
@@ -157,10 +157,9 @@ def write_team_trf(
     return "\n".join(lines) + "\n"
 
 
-def _forfeit_code(match: TeamMatchRecord) -> str:
+def forfeit_code(came_first: bool, came_second: bool) -> str:
     """A match forfeited as a whole (``330``): ``+-`` the first team (board 1's White in FIDE's
     terms) won it, ``-+`` the second, ``--`` neither."""
-    came_first, came_second = team_presence(match.results)
     if came_first and not came_second:
         return "+-"
     if came_second and not came_first:

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from tournaments.pairing.model import BLACK
-from tournaments.pairing.team_trf import BOARD_CODES
+from tournaments.pairing.team_trf import BOARD_CODES, forfeit_code
 from tournaments.pairing.teams import TeamScoring, board_colours, team_match_score
 from tournaments.pairing.trf_model import TrfIdentity
 from tournaments.pairing.trf_write import player_line
@@ -250,6 +250,7 @@ def _not_played(match: TrfTeamMatch) -> bool:
 
 
 def _forfeit_code(match: TrfTeamMatch) -> str:
-    came_first = any(p is not None for p in match.first_lineup)
-    came_second = any(p is not None for p in match.second_lineup)
-    return "+-" if came_first and not came_second else "-+" if came_second else "--"
+    return forfeit_code(
+        any(p is not None for p in match.first_lineup),
+        any(p is not None for p in match.second_lineup),
+    )

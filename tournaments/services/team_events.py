@@ -18,7 +18,6 @@ from accounts.models import User
 from core.errors import Conflict, InvalidInput, NotAllowed, engine_text
 from ratings.selectors import rating_for_tournament
 from teams.models import Team, TeamMember
-from teams.services import may_keep_roster
 from tournaments import notify, team_draw
 from tournaments.identity import profile_identity
 from tournaments.models import (
@@ -34,7 +33,7 @@ from tournaments.models import (
 from tournaments.pairing.berger import berger_rounds
 from tournaments.pairing.model import PairingError
 from tournaments.pairing.teams import lineup_problems, lineup_results
-from tournaments.permissions import is_director
+from tournaments.permissions import acts_for
 from tournaments.services.common import audit, locked
 
 
@@ -64,12 +63,6 @@ def _require_team_event(tournament: Tournament) -> None:
         raise Conflict(
             _("%(name)s is not a team event.") % {"name": tournament.name}, code="not_team_event"
         )
-
-
-def acts_for(tournament: Tournament, team: Team, actor: User, *, directors: bool = True) -> bool:
-    """The team's captain, its club's admins and (``directors``) the event's directors act for
-    a team."""
-    return may_keep_roster(team, actor) or (directors and is_director(tournament, actor))
 
 
 def _require_may_act_for(tournament: Tournament, team: Team, actor: User) -> None:

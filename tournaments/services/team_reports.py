@@ -32,10 +32,9 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.pairing.teams import team_match_score
-from tournaments.permissions import is_director
+from tournaments.permissions import acts_for, is_director
 from tournaments.services.common import audit, locked
 from tournaments.services.results import result_write_locked
-from tournaments.services.team_events import acts_for
 
 #: What a captain may report for a board that was played (from its Black's side).
 RESULTS = ("1-0", "0-1", "1/2-1/2", "+-", "-+", "--")

@@ -394,6 +394,8 @@ TOURNAMENT_REMINDER_MINUTES = env.int("TOURNAMENT_REMINDER_MINUTES", default=30)
 # A team event's captains whose line-up is not in are reminded this long before a scheduled
 # round begins (or half-way between its pairing and its start, when that is later).
 LINEUP_REMINDER_MINUTES = env.int("LINEUP_REMINDER_MINUTES", default=24 * 60)
+# the players of a team whose match of a scheduled round begins within this are told, once
+FIXTURE_REMINDER_MINUTES = env.int("FIXTURE_REMINDER_MINUTES", default=24 * 60)
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Sumito <noreply@sumito.localhost>")
 
 # --- I18n, static ----------------------------------------------------------------------------

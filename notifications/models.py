@@ -25,6 +25,7 @@ class Kind(models.TextChoices):
     LINEUP_DUE = "lineup_due", _("Your team's line-up is due")
     LINEUP_REMINDER = "lineup_reminder", _("Your team's line-up is not in yet")
     MATCH_REPORTED = "match_reported", _("A team match's results to confirm")
+    FIXTURE_REMINDER = "fixture_reminder", _("Your team plays tomorrow")
 
 
 #: The kinds e-mailed unless the player chooses otherwise (issue 14: round paired, tournament

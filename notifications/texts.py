@@ -6,7 +6,9 @@ the data are the same in every language (names, clocks, round numbers)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from datetime import datetime
 
+from django.utils.formats import date_format, time_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
@@ -196,6 +198,25 @@ def _match_reported(d: Data) -> str:
     }
 
 
+def _fixture_reminder(d: Data) -> str:
+    when = _moment(d.get("starts"))
+    return _("%(where)s: %(team)s meets %(opponent)s on %(day)s at %(time)s.") % {
+        "where": _where(d),
+        "team": d.get("team"),
+        "opponent": d.get("opponent"),
+        "day": date_format(when, "DATE_FORMAT") if when else "?",
+        "time": time_format(when, "TIME_FORMAT") if when else "?",
+    }
+
+
+def _moment(text) -> datetime | None:
+    """A wall-clock time kept as ISO text (with its offset: the event's time zone)."""
+    try:
+        return datetime.fromisoformat(text) if isinstance(text, str) else None
+    except ValueError:
+        return None
+
+
 _TEXTS: dict[str, Callable[[Data], str]] = {
     "challenge_received": _challenge_received,
     "challenge_accepted": _challenge_accepted,
@@ -211,6 +232,7 @@ _TEXTS: dict[str, Callable[[Data], str]] = {
     "lineup_due": _lineup_due,
     "lineup_reminder": _lineup_reminder,
     "match_reported": _match_reported,
+    "fixture_reminder": _fixture_reminder,
 }
 
 

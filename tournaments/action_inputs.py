@@ -137,6 +137,13 @@ class CupLotInput(StrictSerializer):
     winner = serializers.ChoiceField(choices=["black", "white"])
 
 
+class TeamCupLotInput(StrictSerializer):
+    """The lot's winner of a team cup's match still tied: its ``first`` or ``second`` team."""
+
+    match = serializers.IntegerField(min_value=1, max_value=LARGEST_ID, help_text="match id")
+    winner = serializers.ChoiceField(choices=["first", "second"])
+
+
 def _number(text: str) -> int | str | None:
     """A form's number field as JSON would carry it: blank is None, digits an integer."""
     text = text.strip()

@@ -47,6 +47,7 @@ from tournaments.action_inputs import (
     ResultInput,
     ResultsInput,
     RoundInput,
+    TeamCupLotInput,
     UsernameInput,
     WithdrawInput,
 )
@@ -313,6 +314,7 @@ INPUTS: dict[str, type[serializers.Serializer]] = {
     "results": ResultsInput,
     "game-result": GameResultInput,
     "cup-lot": CupLotInput,
+    "team-cup-lot": TeamCupLotInput,
     "edit-board": EditBoardInput,
     "report-result": ReportInput,
     "confirm-result": BoardInput,
@@ -368,6 +370,7 @@ ACTIONS: dict[str, Callable[[Call], Outcome]] = {
     "results": result_actions.results,
     "game-result": result_actions.game_result,
     "cup-lot": result_actions.cup_lot,
+    "team-cup-lot": result_actions.team_cup_lot,
     "edit-board": result_actions.edit_board,
     "report-result": result_actions.report_result,
     "confirm-result": result_actions.confirm_result,

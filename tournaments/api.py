@@ -174,7 +174,7 @@ class CrosstableRow(Identity):
 class CupSideDocument(serializers.Serializer):
     name = serializers.CharField()
     seed = serializers.IntegerField()
-    username = serializers.CharField()
+    username = serializers.CharField(help_text="the player's username; a team cup: the team's slug")
     won = serializers.BooleanField()
 
 
@@ -193,8 +193,12 @@ class CupMatchDocument(serializers.Serializer):
         allow_null=True,
         help_text="game points of the tie-break games (Black, White), if any",
     )
-    by = serializers.CharField(help_text="what decided it: match, rapid, sudden_death, ...")
+    by = serializers.CharField(
+        help_text="what decided it: match, rapid, sudden_death, ...; a team cup: game_points, "
+        "board_elimination, higher_seed, lot, forfeit"
+    )
     board = serializers.IntegerField(allow_null=True, help_text="board id")
+    match = serializers.IntegerField(allow_null=True, help_text="a team cup's: the match id")
     third_place = serializers.BooleanField()
 
 
@@ -320,8 +324,13 @@ class TournamentReadView(APIView):
             case "crosstable":
                 return Response(selectors.crosstable(tournament))
             case "bracket":
-                if not tournament.is_knockout:
+                if not tournament.has_bracket:
                     raise NotFound(_("Only a knockout cup has a bracket."))
+                bracket = (
+                    cup_selectors.team_cup_bracket(tournament)
+                    if tournament.is_team_cup
+                    else cup_selectors.cup_bracket(tournament)
+                )
                 return Response(
                     [
                         {
@@ -337,12 +346,13 @@ class TournamentReadView(APIView):
                                     "tiebreak": list(match.tiebreak) if match.tiebreak else None,
                                     "by": match.by,
                                     "board": match.board_id,
+                                    "match": match.match_id,
                                     "third_place": match.third_place,
                                 }
                                 for match in cup_round.matches
                             ],
                         }
-                        for cup_round in cup_selectors.cup_bracket(tournament)
+                        for cup_round in bracket
                     ]
                 )
             case "round":

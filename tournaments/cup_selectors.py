@@ -12,18 +12,20 @@ from django.db.models import Prefetch
 from django.urls import reverse
 
 from core.errors import engine_text
-from tournaments import history
-from tournaments.models import Board, MatchGame, Tournament
-from tournaments.pairing import knockout
+from tournaments import history, team_draw
+from tournaments.models import Board, MatchGame, TeamEntry, TeamMatch, Tournament
+from tournaments.pairing import knockout, team_cup
 from tournaments.pairing.matches import pairing_side_result, shares
+from tournaments.pairing.teams import team_match_score
 
 
 @dataclass
 class CupSide:
     name: str
     seed: int
-    username: str
+    username: str  # a team's slug in a team cup
     won: bool = False
+    url: str = ""
 
 
 @dataclass
@@ -44,10 +46,17 @@ class CupMatch:
     third_place: bool = False
     #: a tie-break game has begun
     in_tiebreak: bool = False
+    #: a team cup's match (its id; its round's matches page)
+    match_id: int | None = None
+    matches_url: str = ""
 
     @property
     def lot_choices(self) -> list[tuple[str, CupSide]]:
-        return [("black", self.black), ("white", self.white)] if self.white else []
+        if self.white is None:
+            return []
+        if self.match_id is not None:
+            return [(team_cup.FIRST, self.black), (team_cup.SECOND, self.white)]
+        return [("black", self.black), ("white", self.white)]
 
 
 @dataclass
@@ -90,15 +99,23 @@ def cup_bracket(tournament: Tournament) -> list[CupRound]:
     return bracket
 
 
-def _side(entrant) -> CupSide:
-    return CupSide(entrant.label, entrant.pairing_number, entrant.user.username)
+def _side(entrant, slug: str) -> CupSide:
+    return CupSide(
+        entrant.label,
+        entrant.pairing_number,
+        entrant.user.username,
+        url=reverse(
+            "tournament-card",
+            kwargs={"slug": slug, "username": entrant.user.username},
+        ),
+    )
 
 
 def _match(tournament: Tournament, board: Board, third_place: bool = False) -> CupMatch:
     match = CupMatch(
         board.slot,
-        _side(board.black),
-        _side(board.white) if board.white_id else None,
+        _side(board.black, tournament.slug),
+        _side(board.white, tournament.slug) if board.white_id else None,
         board_id=board.pk,
         board_number=board.number,
         third_place=third_place,
@@ -142,6 +159,84 @@ def _match(tournament: Tournament, board: Board, third_place: bool = False) -> C
     if board.game_id:
         match.game_url = reverse("game-detail", kwargs={"game_id": board.game_id})
     return match
+
+
+def team_cup_bracket(tournament: Tournament) -> list[CupRound]:
+    """A team cup's rounds, paired or to come, in order (empty before it starts): each match
+    with its teams, seeds, game points and what decided it."""
+    if not tournament.is_team_cup or tournament.status == Tournament.Status.REGISTRATION:
+        return []
+    teams = TeamEntry.objects.filter(tournament=tournament).count()
+    matches = list(
+        TeamMatch.objects.filter(round__tournament=tournament)
+        .exclude(slot=None)
+        .select_related("round", "first__team", "second__team")
+        .order_by("round__number", "slot", "number")
+    )
+    results = team_draw.match_results(matches)
+    by_round: dict[int, list[TeamMatch]] = {}
+    for match in matches:
+        by_round.setdefault(match.round.number, []).append(match)
+    slots = len(knockout.first_round(teams))
+    bracket = []
+    for number in range(1, tournament.rounds + 1):
+        cup_round = CupRound(number, engine_text(knockout.round_name(number, tournament.rounds)))
+        paired = {match.slot: match for match in by_round.get(number, [])}
+        for slot in range(slots):
+            match = paired.get(slot)
+            cup_round.matches.append(
+                _team_match(tournament, match, results.get(match.id))
+                if match is not None
+                else CupMatch(slot)
+            )
+        third = paired.get(1) if slots == 1 else None
+        if third is not None:
+            third_match = _team_match(tournament, third, results.get(third.id))
+            third_match.third_place = True
+            cup_round.matches.append(third_match)
+        bracket.append(cup_round)
+        slots = max(1, slots // 2)
+    return bracket
+
+
+def _team_side(entry: TeamEntry) -> CupSide:
+    return CupSide(entry.name, entry.number, entry.team.slug, url=entry.team.get_absolute_url())
+
+
+def _team_match(tournament: Tournament, match: TeamMatch, results) -> CupMatch:
+    cup_match = CupMatch(
+        match.slot,
+        _team_side(match.first),
+        _team_side(match.second) if match.second_id else None,
+        match_id=match.pk,
+        board_number=match.number,
+        matches_url=reverse(
+            "tournament-team-matches",
+            kwargs={"slug": tournament.slug, "number": match.round.number},
+        ),
+    )
+    if match.second_id is None:
+        cup_match.state = "bye"
+        cup_match.black.won = True
+        return cup_match
+    if results is not None:
+        score = team_match_score([result or "" for result in results])
+        cup_match.score = (score.first, score.second)
+    decision = team_draw.cup_decision(tournament, match, results)
+    if decision.stage == knockout.DECIDED:
+        cup_match.state = "decided"
+        cup_match.by = decision.by
+        (cup_match.black if decision.winner == team_cup.FIRST else cup_match.white).won = True
+    elif decision.stage == knockout.BOTH_OUT:
+        cup_match.state = "decided"
+        cup_match.by = "forfeit"
+    elif decision.stage == knockout.DRAW_LOTS:
+        cup_match.state = "lots"
+    elif match.round.status == match.round.Status.PAIRED:
+        cup_match.state = "waiting"
+    else:
+        cup_match.state = "playing"
+    return cup_match
 
 
 def cup_champion(bracket: list[CupRound]) -> CupSide | None:

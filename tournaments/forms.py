@@ -59,6 +59,10 @@ def _number_field(name: str, label, help_text="") -> forms.IntegerField:
     )
 
 
+#: The field a service's refusal is about, by its code (:meth:`TournamentForm.refused`).
+FIELD_OF_REFUSAL = {"team_cup_decider": "cup_decider", "team_round_start": "round_start"}
+
+
 class TournamentForm(forms.Form):
     name = forms.CharField(max_length=100, label=_("Name"))
     description = forms.CharField(
@@ -356,6 +360,14 @@ class TournamentForm(forms.Form):
             except ServiceError as error:
                 self.add_error("custom_position", error.detail)
         return data
+
+    def refused(self, error) -> None:
+        """A service's refusal on the form: atop it, where it is seen, and beside its field
+        too when it is about one (a long form: the field may be far below)."""
+        self.add_error(None, error.detail)
+        field = FIELD_OF_REFUSAL.get(getattr(error, "code", ""))
+        if field in self.fields:
+            self.add_error(field, error.detail)
 
     def settings(self) -> dict:
         """The service's settings: the tie-breaks in the order chosen (none chosen: the

@@ -11,6 +11,7 @@ from django.urls import reverse
 
 from games.clock import TimeControl
 from notifications.services import notification_create
+from teams.models import TeamMember
 from tournaments.models import Board, Entrant, Round, TeamLineup, Tournament
 from tournaments.models.event import TEAM_FORMATS
 
@@ -168,21 +169,26 @@ def remind_players(*, now: datetime) -> int:
     return written
 
 
-def remind_captains(*, now: datetime) -> int:
-    """Remind each captain of a team event whose line-up for the round paired is not in, once,
-    ``LINEUP_REMINDER_MINUTES`` before the round's scheduled start (or half-way between its
-    pairing and its start, when that is later); how many reminders were written."""
-    window = timedelta(minutes=settings.LINEUP_REMINDER_MINUTES)
-    written = 0
+def _scheduled_team_rounds():
+    """The paired rounds of running team events that start at their scheduled times, each
+    with its start (None without one)."""
     waiting = Round.objects.filter(
         status=Round.Status.PAIRED,
         tournament__status=Tournament.Status.RUNNING,
         tournament__round_start=Tournament.RoundStart.SCHEDULED,
         tournament__format__in=TEAM_FORMATS,
     ).select_related("tournament")
-    for round_ in waiting:
+    return [(round_, round_.tournament.round_time(round_.number)) for round_ in waiting]
+
+
+def remind_captains(*, now: datetime) -> int:
+    """Remind each captain of a team event whose line-up for the round paired is not in, once,
+    ``LINEUP_REMINDER_MINUTES`` before the round's scheduled start (or half-way between its
+    pairing and its start, when that is later); how many reminders were written."""
+    window = timedelta(minutes=settings.LINEUP_REMINDER_MINUTES)
+    written = 0
+    for round_, starts in _scheduled_team_rounds():
         tournament = round_.tournament
-        starts = tournament.round_time(round_.number)
         if starts is None or starts <= now:
             continue
         paired = round_.paired_at or now
@@ -213,6 +219,42 @@ def remind_captains(*, now: datetime) -> int:
                     now=now,
                 )
                 written += notification.created == now
+    return written
+
+
+def remind_fixtures(*, now: datetime) -> int:
+    """Tell every player on the roster of a team whose match of a team event's scheduled round
+    begins within ``FIXTURE_REMINDER_MINUTES`` (a day: "your team plays tomorrow"): the
+    opponent, the day and the hour in the event's time zone; once per player and round. How
+    many were written."""
+    window = timedelta(minutes=settings.FIXTURE_REMINDER_MINUTES)
+    written = 0
+    for round_, starts in _scheduled_team_rounds():
+        tournament = round_.tournament
+        if starts is None or not now < starts <= now + window:
+            continue
+        url = reverse(
+            "tournament-team-matches", kwargs={"slug": tournament.slug, "number": round_.number}
+        )
+        matches = list(round_.team_matches.exclude(second=None).select_related("first", "second"))
+        teams = {entry.team_id for match in matches for entry in (match.first, match.second)}
+        roster: dict[int, list] = {}
+        for member in TeamMember.objects.filter(team_id__in=teams).select_related("user"):
+            roster.setdefault(member.team_id, []).append(member.user)
+        local = starts.astimezone(tournament.zone).isoformat()
+        for match in matches:
+            for entry, opponent in ((match.first, match.second), (match.second, match.first)):
+                for user in roster.get(entry.team_id, []):
+                    notification = notification_create(
+                        user=user,
+                        kind="fixture_reminder",
+                        key=f"fixture_reminder:{tournament.pk}:{round_.number}:{user.pk}",
+                        data=_common(tournament, round_)
+                        | {"team": entry.name, "opponent": opponent.name, "starts": local},
+                        url=url,
+                        now=now,
+                    )
+                    written += notification.created == now
     return written
 
 

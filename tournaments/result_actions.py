@@ -7,9 +7,11 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from core.errors import NotFound
 from ratings.selectors import ratings_being_updated
 from tournaments import board_selectors, selectors, services
 from tournaments.action_call import Call, Outcome
+from tournaments.models import TeamMatch
 from tournaments.templatetags.tournament_results import shown_result
 
 
@@ -50,6 +52,24 @@ def cup_lot(call: Call) -> Outcome:
         message,
         board_selectors.board_document(board_selectors.board_of(call.tournament, board.pk)),
         page=f"rounds/{board.round.number}/",
+    )
+
+
+def team_cup_lot(call: Call) -> Outcome:
+    match = TeamMatch.objects.filter(
+        round__tournament=call.tournament, pk=call.data["match"]
+    ).first()
+    if match is None:
+        raise NotFound(_("This tournament has no match %(id)s.") % {"id": call.data["match"]})
+    match = services.team_cup_lot_drawn(
+        match=match, actor=call.actor, winner=call.data["winner"], now=call.now
+    )
+    chosen = match.first if match.lot == "first" else match.second
+    return Outcome(
+        _("Match %(number)s: %(name)s goes through by lot.")
+        % {"number": match.number, "name": chosen.name},
+        {"match": match.pk, "lot": match.lot, "team": chosen.name},
+        page="bracket/",
     )
 
 

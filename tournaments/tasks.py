@@ -36,7 +36,12 @@ def move_on() -> int:
 
 @shared_task(name="tournaments.tasks.remind_players", ignore_result=True, expires=50)
 def remind_players() -> int:
-    """Every minute (beat): remind the players of events about to start and the captains
-    whose line-up is not in before a scheduled round (once each)."""
+    """Every minute (beat): remind the players of events about to start, the captains whose
+    line-up is not in before a scheduled round and the players of teams that play tomorrow
+    (once each)."""
     now = timezone.now()
-    return notify.remind_players(now=now) + notify.remind_captains(now=now)
+    return (
+        notify.remind_players(now=now)
+        + notify.remind_captains(now=now)
+        + notify.remind_fixtures(now=now)
+    )

@@ -7,8 +7,9 @@ from __future__ import annotations
 from collections import defaultdict
 
 from tournaments.models import Board, TeamEntry, TeamMatch, Tournament
-from tournaments.pairing import berger_pairings
+from tournaments.pairing import berger_pairings, knockout
 from tournaments.pairing.model import BLACK
+from tournaments.pairing.team_cup import FIRST, TeamCupDecision, team_cup_decision
 from tournaments.pairing.team_swiss import (
     TeamMatchRecord,
     TeamSwissRules,
@@ -110,6 +111,77 @@ def round_pairs(tournament: Tournament, number: int) -> list[tuple[TeamEntry, Te
     if pairing.bye is not None:
         pairs.append((by_number[pairing.bye], None))
     return pairs
+
+
+def cup_decision(
+    tournament: Tournament, match: TeamMatch, results: tuple[str, ...] | None
+) -> TeamCupDecision:
+    """Who goes through a team cup's ``match`` (``results``: its boards', None before its
+    round begins); a bye goes through unplayed."""
+    if match.second_id is None:
+        return TeamCupDecision(knockout.DECIDED, FIRST, "bye")
+    if results is None:
+        return TeamCupDecision(knockout.PLAY)
+    return team_cup_decision(results, tournament.cup_decider, match.lot)
+
+
+def cup_round_decided(tournament: Tournament, matches: list[TeamMatch]) -> bool:
+    """Whether every match of a team cup's round is decided (or put both teams out)."""
+    results = match_results(matches)
+    return all(
+        cup_decision(tournament, match, results.get(match.id)).stage
+        in (knockout.DECIDED, knockout.BOTH_OUT)
+        for match in matches
+    )
+
+
+def _cup_winner(tournament: Tournament, match: TeamMatch, results) -> int | None:
+    decision = cup_decision(tournament, match, results)
+    if decision.stage != knockout.DECIDED:
+        return None
+    winner = match.first if decision.winner == FIRST else match.second
+    return winner.number if winner is not None else None
+
+
+def cup_pairs(tournament: Tournament, number: int) -> list[tuple[int, TeamEntry, TeamEntry | None]]:
+    """Round ``number`` of a team cup as (slot, first team, second team or None for a bye),
+    from :mod:`tournaments.pairing.knockout`'s bracket over the teams' seeds (their pairing
+    numbers: rating order): round 1 from the seeds, a later round from the previous round's
+    winners slot by slot, the final with the match for third place (slot 1) when the cup has
+    one. A slot nobody reached has no match."""
+    teams = entries(tournament)
+    by_number = {entry.number: entry for entry in teams}
+    if number == 1:
+        pairings = knockout.first_round(len(teams))
+    else:
+        previous = list(
+            TeamMatch.objects.filter(round__tournament=tournament, round__number=number - 1)
+            .exclude(slot=None)
+            .select_related("first", "second")
+            .order_by("slot")
+        )
+        results = match_results(previous)
+        slots = len(knockout.first_round(len(teams))) >> (number - 2)
+        winners: list[int | None] = [None] * slots
+        for match in previous:
+            if match.slot < slots:
+                winners[match.slot] = _cup_winner(tournament, match, results.get(match.id))
+        pairings = knockout.next_round(winners)
+        if number == tournament.rounds and tournament.cup_third_place and slots == 2:
+            semi_finals = [
+                knockout.Pairing(
+                    match.slot, match.first.number, match.second.number if match.second else None
+                )
+                for match in previous
+            ]
+            third = knockout.third_place(semi_finals, winners) if len(previous) == 2 else None
+            if third is not None:
+                pairings.append(knockout.Pairing(1, third.black, third.white))
+    return [
+        (pairing.slot, by_number[pairing.black], by_number.get(pairing.white))
+        for pairing in pairings
+        if pairing.black is not None
+    ]
 
 
 def standings_input(tournament: Tournament) -> TeamStandingsInput:

@@ -19,6 +19,7 @@ from tournaments import team_draw
 from tournaments.models import Entrant, Round, TeamLineup, TeamMatch, Tournament
 from tournaments.pairing.team_trf_event import (
     DOUBLE_ROUND_ROBIN,
+    KNOCKOUT,
     ROUND_ROBIN,
     SWISS,
     TrfTeam,
@@ -34,6 +35,7 @@ SYSTEMS = {
     Tournament.Format.TEAM_SWISS: SWISS,
     Tournament.Format.TEAM_ROUND_ROBIN: ROUND_ROBIN,
     Tournament.Format.TEAM_DOUBLE_ROUND_ROBIN: DOUBLE_ROUND_ROBIN,
+    Tournament.Format.TEAM_KNOCKOUT: KNOCKOUT,
 }
 
 

@@ -110,7 +110,7 @@ def tournament_create(request, club_slug: str):
                 club=club, actor=request.user, **form.settings()
             )
         except ServiceError as error:
-            form.add_error(None, error.detail)
+            form.refused(error)
         else:
             messages.success(
                 request, _("%(name)s is open for registration.") % {"name": tournament.name}
@@ -140,7 +140,7 @@ def tournament_edit(request, slug: str):
         try:
             services.tournament_update(tournament=tournament, actor=request.user, **form.settings())
         except ServiceError as error:
-            form.add_error(None, error.detail)
+            form.refused(error)
         else:
             messages.success(request, _("Settings saved."))
             return redirect(tournament)
@@ -295,9 +295,13 @@ def tournament_standings(request, slug: str):
 def tournament_bracket(request, slug: str):
     """A knockout cup's bracket, live."""
     tournament = _tournament(slug)
-    if not tournament.is_knockout:
+    if not tournament.has_bracket:
         raise Http404(_("Only a knockout cup has a bracket."))
-    bracket = cup_selectors.cup_bracket(tournament)
+    bracket = (
+        cup_selectors.team_cup_bracket(tournament)
+        if tournament.is_team_cup
+        else cup_selectors.cup_bracket(tournament)
+    )
     return render(
         request,
         "tournaments/bracket.html",

@@ -10,6 +10,7 @@ from datetime import date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
+from django.utils import translation
 from icalendar import Calendar
 
 from clubs import services as club_services
@@ -17,7 +18,10 @@ from core.errors import Conflict, InvalidInput, NotAllowed
 from leagues import selectors, services
 from leagues.calendar import team_calendar
 from leagues.models import Division, League
+from notifications.models import Notification
+from notifications.texts import notification_text
 from teams import services as team_services
+from tournaments import notify
 from tournaments import services as tournament_services
 from tournaments.models import Board, Round, TeamMatch, Tournament
 from tournaments.services import team_events
@@ -240,3 +244,31 @@ def test_the_league_pages(season, client):
     assert [row["team"] for row in one["table"]] and len(one["fixtures"]) == 6
     assert one["fixtures"][0]["venue"] == "Flanders" and one["fixtures"][0]["score"] is None
     assert client.get("/api/v1/leagues/nothing/").status_code == 404
+
+
+def test_every_player_of_a_team_that_plays_tomorrow_is_told_once(season):
+    league, owner, teams, ghent_team, first, second = season
+    services.division_start(division=first, actor=owner, now=T0)
+    starts = datetime_at(FIRST_DAY, time(20, 0))
+    assert notify.remind_fixtures(now=starts - timedelta(hours=25)) == 0
+    # a day before: every player on the rosters of Division 1's four teams (four each, and
+    # Team A's reserve)
+    assert notify.remind_fixtures(now=starts - timedelta(hours=23)) == 17
+    assert notify.remind_fixtures(now=starts - timedelta(hours=1)) == 0  # once
+    told = Notification.objects.filter(kind="fixture_reminder")
+    assert {n.user_id for n in told} == {
+        member.user_id for team in teams[:4] for member in team.members.all()
+    }
+    mine = told.get(user=teams[0].captain)
+    match = TeamMatch.objects.get(
+        round__tournament=first.tournament, round__number=1, first__team=teams[0]
+    )
+    assert notification_text(mine.kind, mine.data) == (
+        f"Flanders League 2026-27: Division 1, round 1: Team A meets {match.second.name} "
+        "on 1 December 2026 at 20:00."
+    )
+    with translation.override("de"):
+        assert "trifft am 1. Dezember 2026 um 20:00 auf" in notification_text(mine.kind, mine.data)
+    # Division 2's rounds are not tomorrow; once round 1 begins nobody is told again
+    tournament_services.tournaments_move_on(now=starts)
+    assert notify.remind_fixtures(now=starts) == 0

@@ -43,6 +43,7 @@ class Tournament(models.Model):
         TEAM_SWISS = "team_swiss", _("Team Swiss (FIDE C.04.6)")
         TEAM_ROUND_ROBIN = "team_round_robin", _("Team round-robin")
         TEAM_DOUBLE_ROUND_ROBIN = "team_double_rr", _("Team double round-robin")
+        TEAM_KNOCKOUT = "team_cup", _("Team knockout cup")
 
     class PlayMode(models.TextChoices):
         SERVER = "server", _("On the server")
@@ -281,6 +282,15 @@ class Tournament(models.Model):
         return self.format in TEAM_FORMATS
 
     @property
+    def is_team_cup(self) -> bool:
+        return self.format == self.Format.TEAM_KNOCKOUT
+
+    @property
+    def has_bracket(self) -> bool:
+        """A knockout cup, individual or team."""
+        return self.is_knockout or self.is_team_cup
+
+    @property
     def is_team_round_robin(self) -> bool:
         return self.format in (self.Format.TEAM_ROUND_ROBIN, self.Format.TEAM_DOUBLE_ROUND_ROBIN)
 
@@ -339,6 +349,7 @@ TEAM_FORMATS = frozenset(
         Tournament.Format.TEAM_SWISS,
         Tournament.Format.TEAM_ROUND_ROBIN,
         Tournament.Format.TEAM_DOUBLE_ROUND_ROBIN,
+        Tournament.Format.TEAM_KNOCKOUT,
     }
 )
 

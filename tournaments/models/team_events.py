@@ -63,6 +63,11 @@ class TeamMatch(models.Model):
         TeamEntry, on_delete=models.CASCADE, related_name="+", null=True, blank=True
     )
     forfeits = models.JSONField(default=list, blank=True)
+    #: a team cup's: the bracket slot (from 0; the match for third place is slot 1 of the
+    #: final round) and, for a match still tied after every criterion, the lot's winner
+    #: (``first``/``second``, :mod:`tournaments.pairing.team_cup`)
+    slot = models.PositiveSmallIntegerField(null=True, blank=True)
+    lot = models.CharField(max_length=6, blank=True, default="")
 
     class Meta:
         ordering = ["round", "number"]

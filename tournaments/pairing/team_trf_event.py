@@ -38,6 +38,9 @@ from tournaments.pairing.trf_write import player_line
 SWISS = "swiss"
 ROUND_ROBIN = "round_robin"
 DOUBLE_ROUND_ROBIN = "double_round_robin"
+#: a team knockout cup: no FIDE code; TRF-2026's own-system form
+KNOCKOUT = "knockout"
+KNOCKOUT_CODE = "CUSTOM_TEAM_KNOCKOUT"
 ROUND_ROBIN_CODES = {
     ROUND_ROBIN: "BERGER_TEAM_ROUNDROBIN",
     DOUBLE_ROUND_ROBIN: "BERGER_TEAM_DOUBLEROUNDROBIN",
@@ -82,7 +85,7 @@ class TrfTeamMatch:
 @dataclass(frozen=True)
 class TrfTeamEvent:
     name: str
-    system: str  # SWISS, ROUND_ROBIN or DOUBLE_ROUND_ROBIN
+    system: str  # SWISS, ROUND_ROBIN, DOUBLE_ROUND_ROBIN or KNOCKOUT
     rounds: int
     boards: int
     players: tuple[TrfTeamPlayer, ...]
@@ -104,6 +107,8 @@ def system_code(event: TrfTeamEvent) -> str:
     """Record 192: ``FIDE_TEAM_TYPEA_MP_GP`` and its kin, or the Berger team codes."""
     if event.system in ROUND_ROBIN_CODES:
         return ROUND_ROBIN_CODES[event.system]
+    if event.system == KNOCKOUT:
+        return KNOCKOUT_CODE
     scores = "MP_GP" if event.primary == "match" else "GP_MP"
     model = "" if event.colour_model == "none" else f"TYPE{event.colour_model}_"
     return f"FIDE_TEAM_{model}{scores}"

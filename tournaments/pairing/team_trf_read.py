@@ -14,6 +14,8 @@ from core.messages import gettext_noop
 from tournaments.pairing.model import BLACK, PairingError
 from tournaments.pairing.team_trf import BOARD_CODES
 from tournaments.pairing.team_trf_event import (
+    KNOCKOUT,
+    KNOCKOUT_CODE,
     ROUND_ROBIN_CODES,
     ROUNDS_AT,
     SWISS,
@@ -37,6 +39,8 @@ def _system_of(code: str) -> tuple[str, str, str]:
     for system, known in ROUND_ROBIN_CODES.items():
         if code == known:
             return system, "A", "match"
+    if code == KNOCKOUT_CODE:
+        return KNOCKOUT, "A", "match"
     if not code.startswith("FIDE_TEAM") and not code.startswith("CUSTOM_TEAM"):
         raise PairingError(
             gettext_noop("record 192 %(code)s is not a team system Sumito runs"), code=code

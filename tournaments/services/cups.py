@@ -16,9 +16,9 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 from core.errors import Conflict, InvalidInput
-from tournaments import history
-from tournaments.models import AuditEntry, Board, Round
-from tournaments.pairing import knockout
+from tournaments import history, team_draw
+from tournaments.models import AuditEntry, Board, Round, TeamMatch
+from tournaments.pairing import knockout, team_cup
 from tournaments.permissions import require_director
 from tournaments.services.common import audit, locked
 from tournaments.services.matches import CUP_RESULTS
@@ -69,3 +69,47 @@ def cup_lot_drawn(*, board: Board, actor: User, winner: str, now: datetime) -> B
         )
         round_finish_if_complete(tournament, round_, now)
     return board
+
+
+def team_cup_lot_drawn(*, match: TeamMatch, actor: User, winner: str, now: datetime) -> TeamMatch:
+    """The director enters the lot's winner (``"first"`` or ``"second"``: the match's team) of
+    a team cup's match still tied after board-by-board elimination. The same lot twice changes
+    nothing."""
+    if winner not in (team_cup.FIRST, team_cup.SECOND):
+        raise InvalidInput(_("The lot goes to the match's first team or its second."))
+    with transaction.atomic():
+        tournament = locked(match.round.tournament)
+        require_director(tournament, actor, _("draw lots"))
+        if not tournament.is_team_cup:
+            raise Conflict(_("Lots decide only a knockout cup's pairings."), code="not_a_cup")
+        round_ = Round.objects.select_for_update().get(pk=match.round_id)
+        match = (
+            TeamMatch.objects.select_for_update(of=("self",))
+            .select_related("first", "second")
+            .get(pk=match.pk)
+        )
+        if match.lot:
+            if match.lot == winner:
+                return match
+            raise Conflict(
+                _("Match %(number)s is decided already.") % {"number": match.number},
+                code="decided",
+            )
+        results = team_draw.match_results([match]).get(match.id)
+        if team_draw.cup_decision(tournament, match, results).stage != knockout.DRAW_LOTS:
+            raise Conflict(
+                _("Match %(number)s is not waiting for lots.") % {"number": match.number},
+                code="no_lots",
+            )
+        match.lot = winner
+        match.save(update_fields=["lot"])
+        chosen = match.first if winner == team_cup.FIRST else match.second
+        audit(
+            tournament,
+            actor,
+            AuditEntry.What.LOTS_DRAWN,
+            f"Round {round_.number}, match {match.number}: {chosen.name} goes through",
+            now,
+        )
+        round_finish_if_complete(tournament, round_, now)
+    return match

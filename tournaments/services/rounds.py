@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 from core.errors import Conflict, NotFound, ServiceError, engine_text
 from core.jobs import enqueue
-from tournaments import draw, notify
+from tournaments import draw, notify, team_draw
 from tournaments.identity import initial_order_key
 from tournaments.models import AuditEntry, Board, Entrant, Round, Tournament
 from tournaments.pairing import PairingError, berger_rounds, knockout
@@ -423,6 +423,10 @@ def round_finish_if_complete(tournament: Tournament, round_: Round, now: datetim
         return
     if round_.boards.filter(white__isnull=False, result="").exists():
         return
+    if tournament.is_team_cup and not team_draw.cup_round_decided(
+        tournament, list(round_.team_matches.all())
+    ):
+        return  # a tied match waits for the director's lot
     round_.status = Round.Status.FINISHED
     round_.finished_at = now
     round_.save(update_fields=["status", "finished_at"])

@@ -30,6 +30,7 @@ from tournaments.models import (
     TeamMatch,
     Tournament,
 )
+from tournaments.pairing import knockout
 from tournaments.pairing.berger import berger_rounds
 from tournaments.pairing.model import PairingError
 from tournaments.pairing.teams import lineup_problems, lineup_results
@@ -171,12 +172,18 @@ def start_locked(tournament: Tournament) -> None:
     if tournament.is_team_round_robin:
         double = tournament.format == Tournament.Format.TEAM_DOUBLE_ROUND_ROBIN
         tournament.rounds = berger_rounds(len(teams), double=double)
+    elif tournament.is_team_cup:
+        tournament.rounds = knockout.rounds_of(len(teams))
 
 
 def round_matches_create(tournament: Tournament, round_: Round) -> None:
     """Round ``round_``'s matches, from the team engines; the caller holds the lock."""
     try:
-        pairs = team_draw.round_pairs(tournament, round_.number)
+        if tournament.is_team_cup:
+            # the matches played first (their boards numbered from 1), the byes after
+            pairs = sorted(team_draw.cup_pairs(tournament, round_.number), key=_is_bye)
+        else:
+            pairs = [(None, *pair) for pair in team_draw.round_pairs(tournament, round_.number)]
     except PairingError as error:
         raise Conflict(
             _("No legal pairing for round %(number)s: %(error)s")
@@ -184,10 +191,14 @@ def round_matches_create(tournament: Tournament, round_: Round) -> None:
             code="no_pairing",
         ) from error
     TeamMatch.objects.bulk_create(
-        TeamMatch(round=round_, number=number, first=first, second=second)
-        for number, (first, second) in enumerate(pairs, start=1)
+        TeamMatch(round=round_, number=number, first=first, second=second, slot=slot)
+        for number, (slot, first, second) in enumerate(pairs, start=1)
     )
     notify.lineup_due(tournament, round_, round_.paired_at or timezone.now())
+
+
+def _is_bye(pair: tuple) -> bool:
+    return pair[2] is None
 
 
 def lineup_players(names: list[str]) -> list[User | None]:

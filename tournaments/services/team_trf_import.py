@@ -36,6 +36,7 @@ from tournaments.models import (
 from tournaments.pairing.model import PairingError
 from tournaments.pairing.team_trf_event import (
     DOUBLE_ROUND_ROBIN,
+    KNOCKOUT,
     ROUND_ROBIN,
     TrfTeamEvent,
     TrfTeamMatch,
@@ -65,12 +66,21 @@ def is_team_file(text: str) -> bool:
 
 def _read(text: str) -> TrfTeamEvent:
     try:
-        return read_team_event(text)
+        event = read_team_event(text)
     except PairingError as error:
         raise Unprocessable(
             _("The TRF file cannot be read: %(error)s") % {"error": engine_text(error)},
             code="bad_trf",
         ) from None
+    if event.system == KNOCKOUT:
+        raise Unprocessable(
+            _(
+                "This file is a team cup's: its bracket's places and the lots drawn are not in "
+                "a TRF file, so Sumito does not import it."
+            ),
+            code="bad_trf",
+        )
+    return event
 
 
 def _points(value: float, what: str) -> int:

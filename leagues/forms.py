@@ -50,3 +50,10 @@ class DivisionForm(forms.Form):
         max_value=DAYS_BETWEEN[1],
         initial=14,
     )
+
+
+class NextSeasonForm(forms.Form):
+    season = forms.CharField(label=_("Season"), max_length=20, help_text=_("e.g. 2027-28"))
+    first_day = forms.DateField(
+        label=_("First match day"), widget=forms.DateInput(attrs={"type": "date"})
+    )

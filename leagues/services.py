@@ -2,7 +2,8 @@
 tournament services) and the season's start, when each division's match days become its
 rounds' scheduled times and round 1 is paired (the captains told). Teams enter a division on
 its event's Teams tab; line-ups, results reported by the captains and confirmed by the other,
-and a director's corrections are the team events' own (``tournaments.services``)."""
+and a director's corrections are the team events' own (``tournaments.services``). When the
+season is over, the next one: the same divisions, the teams moved by the tables' marks."""
 
 from __future__ import annotations
 
@@ -15,11 +16,13 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 from clubs.models import Club
 from core.errors import Conflict, InvalidInput
+from leagues import selectors
 from leagues.models import Division, League
 from tournaments import services as tournament_services
 from tournaments.models import TeamEntry, Tournament
 from tournaments.pairing.berger import berger_rounds
 from tournaments.permissions import require_club_admin, require_director
+from tournaments.services import team_events
 
 #: A division's settings and their bounds (the model's validators say the same).
 LEVELS, PROMOTE, DAYS_BETWEEN = (1, 9), (0, 4), (1, 60)
@@ -164,3 +167,79 @@ def division_start(*, division: Division, actor: User, now: datetime):
         return tournament_services.tournament_start(
             tournament=Tournament.objects.get(pk=tournament.pk), actor=actor, now=now
         )
+
+
+def season_over(league: League) -> bool:
+    """Every division of the league has played its season."""
+    statuses = [division.tournament.status for division in league.divisions.all()]
+    return bool(statuses) and all(status == Tournament.Status.FINISHED for status in statuses)
+
+
+def league_next_season(
+    *, league: League, actor: User, season: str, first_day: date, now: datetime
+) -> League:
+    """The league's next season once every division has played: the same divisions (levels,
+    boards, promotion and relegation, match days from ``first_day`` at the same hour and
+    spacing), each team entered where the final table sends it: a team marked promoted one
+    level up, relegated one level down (to the first division of that level by name; a level
+    with no division keeps it where it was), the others where they were. A team withdrawn
+    from its division is not entered again."""
+    require_club_admin(league.club, actor, _("organise its leagues"))
+    old = list(league.divisions.select_related("tournament").order_by("level", "name"))
+    if not old:
+        raise Conflict(_("%(league)s has no division.") % {"league": league}, code="no_divisions")
+    playing = [
+        division.name
+        for division in old
+        if division.tournament.status != Tournament.Status.FINISHED
+    ]
+    if playing:
+        raise Conflict(
+            _("The season is not over: %(divisions)s still to finish.")
+            % {"divisions": ", ".join(playing)},
+            code="season_not_over",
+        )
+    if not isinstance(first_day, date):
+        raise InvalidInput(_("Give the first match day."), code="bad_date")
+    tables = {division.pk: selectors.table(division) for division in old}
+    with transaction.atomic():
+        new = league_create(
+            club=league.club,
+            actor=actor,
+            name=league.name,
+            season=season,
+            description=league.description,
+        )
+        made = {
+            division.pk: division_create(
+                league=new,
+                actor=actor,
+                name=division.name,
+                first_day=first_day,
+                level=division.level,
+                double=division.tournament.format == Tournament.Format.TEAM_DOUBLE_ROUND_ROBIN,
+                boards=division.tournament.team_boards,
+                promote=division.promote,
+                relegate=division.relegate,
+                match_time=division.match_time,
+                days_between=division.days_between,
+                time_zone=division.tournament.time_zone,
+            )
+            for division in old
+        }
+        at_level: dict[int, Division] = {}
+        for division in old:  # by level, then name: the first of each level
+            at_level.setdefault(division.level, made[division.pk])
+        for division in old:
+            for row in tables[division.pk]:
+                if row.entry.status == TeamEntry.Status.WITHDRAWN:
+                    continue
+                step = {selectors.PROMOTED: -1, selectors.RELEGATED: 1}.get(row.mark, 0)
+                target = at_level.get(division.level + step) if step else None
+                team_events.team_enter(
+                    tournament=(target or made[division.pk]).tournament,
+                    team=row.entry.team,
+                    actor=actor,
+                    now=now,
+                )
+    return new

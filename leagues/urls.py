@@ -4,6 +4,7 @@ from leagues import views
 
 urlpatterns = [
     path("<slug:slug>/", views.league_detail, name="league-detail"),
+    path("<slug:slug>/next-season/", views.next_season, name="league-next-season"),
     path("<slug:slug>/divisions/new/", views.division_create, name="league-division-create"),
     path("<slug:slug>/divisions/<int:pk>/", views.division_detail, name="league-division"),
     path(

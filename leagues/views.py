@@ -4,6 +4,8 @@ season's start, and a team's iCalendar file."""
 
 from __future__ import annotations
 
+from functools import partial
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
@@ -16,7 +18,7 @@ from clubs.models import Club
 from core.errors import ServiceError
 from leagues import selectors, services
 from leagues.calendar import team_calendar
-from leagues.forms import DivisionForm, LeagueForm
+from leagues.forms import DivisionForm, LeagueForm, NextSeasonForm
 from teams.models import Team
 from tournaments.permissions import is_club_admin
 
@@ -32,6 +34,7 @@ def league_detail(request, slug: str):
             "divisions": divisions,
             "teams": selectors.league_teams(league),
             "is_admin": is_club_admin(league.club, request.user),
+            "season_over": services.season_over(league),
         },
     )
 
@@ -61,27 +64,38 @@ def _forbidden(request, club: Club):
     return render(request, "403.html", {"detail": detail, "back": club}, status=403)
 
 
+def _form_page(request, form, make, done, title: str, back):
+    """A league form's page: on a valid post ``make(**cleaned_data)``, then ``done(made)``
+    gives the message and the page to go to; a refusal is shown on the form (422)."""
+    if request.method == "POST" and form.is_valid():
+        try:
+            made = make(**form.cleaned_data)
+        except ServiceError as error:
+            form.add_error(None, error.detail)
+        else:
+            message, target = done(made)
+            messages.success(request, message)
+            return redirect(target)
+    return render(
+        request,
+        "leagues/form.html",
+        {"form": form, "title": title, "back": back},
+        status=422 if form.errors else 200,
+    )
+
+
 @login_required
 def league_create(request, club_slug: str):
     club = get_object_or_404(Club, slug=club_slug)
     if not is_club_admin(club, request.user):
         return _forbidden(request, club)
-    form = LeagueForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            league = services.league_create(club=club, actor=request.user, **form.cleaned_data)
-        except ServiceError as error:
-            form.add_error(None, error.detail)
-        else:
-            messages.success(
-                request, _("%(league)s is made: add its divisions.") % {"league": league}
-            )
-            return redirect(league)
-    return render(
+    return _form_page(
         request,
-        "leagues/form.html",
-        {"form": form, "title": _("New league of %(club)s") % {"club": club.name}, "back": club},
-        status=422 if form.errors else 200,
+        LeagueForm(request.POST or None),
+        partial(services.league_create, club=club, actor=request.user),
+        lambda league: (_("%(league)s is made: add its divisions.") % {"league": league}, league),
+        _("New league of %(club)s") % {"club": club.name},
+        club,
     )
 
 
@@ -90,30 +104,40 @@ def division_create(request, slug: str):
     league = selectors.league_by_slug(slug)
     if not is_club_admin(league.club, request.user):
         return _forbidden(request, league.club)
-    form = DivisionForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            division = services.division_create(
-                league=league, actor=request.user, **form.cleaned_data
-            )
-        except ServiceError as error:
-            form.add_error(None, error.detail)
-        else:
-            messages.success(
-                request,
-                _("%(division)s is made: the clubs' captains enter their teams on its Teams page.")
-                % {"division": division.name},
-            )
-            return redirect(league)
-    return render(
+    return _form_page(
         request,
-        "leagues/form.html",
-        {
-            "form": form,
-            "title": _("New division of %(league)s") % {"league": league},
-            "back": league,
-        },
-        status=422 if form.errors else 200,
+        DivisionForm(request.POST or None),
+        partial(services.division_create, league=league, actor=request.user),
+        lambda division: (
+            _("%(division)s is made: the clubs' captains enter their teams on its Teams page.")
+            % {"division": division.name},
+            league,
+        ),
+        _("New division of %(league)s") % {"league": league},
+        league,
+    )
+
+
+@login_required
+def next_season(request, slug: str):
+    """The league's next season: the same divisions, the teams moved by the tables' marks."""
+    league = selectors.league_by_slug(slug)
+    if not is_club_admin(league.club, request.user):
+        return _forbidden(request, league.club)
+    return _form_page(
+        request,
+        NextSeasonForm(request.POST or None),
+        partial(services.league_next_season, league=league, actor=request.user, now=timezone.now()),
+        lambda new: (
+            _(
+                "%(league)s is made: every team entered where the tables sent it; start "
+                "each division's season when its teams are in."
+            )
+            % {"league": new},
+            new,
+        ),
+        _("Next season of %(league)s") % {"league": league},
+        league,
     )
 
 

@@ -10,6 +10,7 @@ from datetime import date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
+from django.urls import reverse
 from django.utils import translation
 from icalendar import Calendar
 
@@ -25,6 +26,7 @@ from tournaments import notify
 from tournaments import services as tournament_services
 from tournaments.models import Board, Round, TeamMatch, Tournament
 from tournaments.services import team_events
+from tournaments.services.results import board_result_set
 from tournaments.services.team_reports import match_confirm, match_report
 
 from ..tournaments.conftest import T0
@@ -272,3 +274,80 @@ def test_every_player_of_a_team_that_plays_tomorrow_is_told_once(season):
     # Division 2's rounds are not tomorrow; once round 1 begins nobody is told again
     tournament_services.tournaments_move_on(now=starts)
     assert notify.remind_fixtures(now=starts) == 0
+
+
+def _play_season(division: Division, owner) -> None:
+    """Every round of ``division``: the better-numbered team (higher rated) wins every board."""
+    services.division_start(division=division, actor=owner, now=T0)
+    tournament = division.tournament
+    tournament.refresh_from_db()
+    for number in range(1, tournament.rounds + 1):
+        tournament_services.round_pair(tournament_id=tournament.pk, number=number, now=T0)
+        tournament_services.round_start(
+            tournament_id=tournament.pk, number=number, actor=owner, now=T0
+        )
+        for board in Board.objects.filter(
+            round__tournament=tournament, round__number=number
+        ).select_related("team_match__first", "team_match__second"):
+            match = board.team_match
+            first_wins = match.first.number < match.second.number
+            black_is_first = board.slot % 2 == 1
+            board_result_set(
+                board=board,
+                actor=owner,
+                result="1-0" if first_wins == black_is_first else "0-1",
+                now=T0,
+            )
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.FINISHED
+
+
+def test_the_next_season_moves_the_teams_by_the_marks(season, client, make_player):
+    league, owner, teams, ghent_team, first, second = season
+    with pytest.raises(Conflict) as refused:  # not before the season is over
+        services.league_next_season(
+            league=league, actor=owner, season="2027-28", first_day=date(2027, 10, 1), now=T0
+        )
+    assert refused.value.code == "season_not_over"
+    _play_season(first, owner)
+    client.force_login(owner)
+    page = client.get(league.get_absolute_url()).content.decode()
+    assert 'id="next-season"' not in page  # Division 2 still plays
+    _play_season(second, owner)
+    top = selectors.table(Division.objects.get(pk=first.pk))
+    lower = selectors.table(Division.objects.get(pk=second.pk))
+    relegated, promoted = top[-1].entry.team, lower[0].entry.team
+    assert (top[-1].mark, lower[0].mark) == ("relegated", "promoted")
+    stranger = make_player("stranger")
+    with pytest.raises(NotAllowed):
+        services.league_next_season(
+            league=league, actor=stranger, season="2027-28", first_day=date(2027, 10, 1), now=T0
+        )
+    page = client.get(league.get_absolute_url()).content.decode()
+    assert 'id="next-season"' in page
+    url = reverse("league-next-season", args=[league.slug])
+    assert client.post(url, {"season": "2027-28", "first_day": "not a day"}).status_code == 422
+    done = client.post(url, {"season": "2027-28", "first_day": "2027-10-01"})
+    new = League.objects.get(club=league.club, name=league.name, season="2027-28")
+    assert done.status_code == 302 and done["Location"] == new.get_absolute_url()
+    one, two = selectors.divisions(new)
+    assert (one.name, one.level, one.relegate, one.first_day) == (
+        "Division 1",
+        1,
+        1,
+        date(2027, 10, 1),
+    )
+    assert (two.level, two.promote, two.match_time, two.days_between) == (2, 1, time(19, 30), 7)
+    assert two.tournament.format == "team_double_rr" and two.tournament.time_zone == (
+        "Europe/Brussels"
+    )
+    entered = {
+        division.name: {row.entry.team for row in selectors.table(division)}
+        for division in (one, two)
+    }
+    assert entered["Division 1"] == (set(teams[:4]) - {relegated}) | {promoted}
+    assert entered["Division 2"] == ({*teams[4:], ghent_team} - {promoted}) | {relegated}
+    # the same season twice is refused and changes nothing
+    again = client.post(url, {"season": "2027-28", "first_day": "2027-10-01"})
+    assert again.status_code == 422
+    assert League.objects.filter(club=league.club, name=league.name).count() == 2

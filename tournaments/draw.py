@@ -106,33 +106,29 @@ def knockout_boards(tournament: Tournament, number: int) -> list[Board]:
     (slot 1) when the cup has one. A pairing with only one player is a bye (a walkover); a
     withdrawn player's match is lost by forfeit. Each board keeps its ``slot``."""
     entrants = {e.pairing_number: e for e in Entrant.objects.filter(tournament=tournament)}
-    if number == 1:
-        pairings = knockout.first_round(len(entrants))
-    else:
-        previous = list(
-            Board.objects.filter(round__tournament=tournament, round__number=number - 1)
-            .exclude(slot=None)
-            .select_related("black", "white")
-            .order_by("slot")
-        )
-        slots = len(knockout.first_round(len(entrants))) >> (number - 2)
-        winners: list[int | None] = [None] * slots
-        for board in previous:
-            if board.slot < slots:
-                winners[board.slot] = _winner(board)
-        pairings = knockout.next_round(winners)
-        if number == tournament.rounds and tournament.cup_third_place and slots == 2:
-            semi_finals = [
+    previous = (
+        Board.objects.filter(round__tournament=tournament, round__number=number - 1)
+        .exclude(slot=None)
+        .select_related("black", "white")
+        .order_by("slot")
+    )
+    pairings = knockout.round_pairings(
+        len(entrants),
+        number,
+        tournament.rounds,
+        [
+            (
                 knockout.Pairing(
                     board.slot,
                     board.black.pairing_number,
                     board.white.pairing_number if board.white else None,
-                )
-                for board in previous
-            ]
-            third = knockout.third_place(semi_finals, winners) if len(previous) == 2 else None
-            if third is not None:
-                pairings.append(knockout.Pairing(1, third.black, third.white))
+                ),
+                _winner(board),
+            )
+            for board in (previous if number > 1 else [])
+        ],
+        tournament.cup_third_place,
+    )
     boards = []
     for pairing in pairings:
         if pairing.black is None:

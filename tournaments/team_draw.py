@@ -151,32 +151,32 @@ def cup_pairs(tournament: Tournament, number: int) -> list[tuple[int, TeamEntry,
     one. A slot nobody reached has no match."""
     teams = entries(tournament)
     by_number = {entry.number: entry for entry in teams}
-    if number == 1:
-        pairings = knockout.first_round(len(teams))
-    else:
-        previous = list(
+    previous = (
+        list(
             TeamMatch.objects.filter(round__tournament=tournament, round__number=number - 1)
             .exclude(slot=None)
             .select_related("first", "second")
             .order_by("slot")
         )
-        results = match_results(previous)
-        slots = len(knockout.first_round(len(teams))) >> (number - 2)
-        winners: list[int | None] = [None] * slots
-        for match in previous:
-            if match.slot < slots:
-                winners[match.slot] = _cup_winner(tournament, match, results.get(match.id))
-        pairings = knockout.next_round(winners)
-        if number == tournament.rounds and tournament.cup_third_place and slots == 2:
-            semi_finals = [
+        if number > 1
+        else []
+    )
+    results = match_results(previous)
+    pairings = knockout.round_pairings(
+        len(teams),
+        number,
+        tournament.rounds,
+        [
+            (
                 knockout.Pairing(
                     match.slot, match.first.number, match.second.number if match.second else None
-                )
-                for match in previous
-            ]
-            third = knockout.third_place(semi_finals, winners) if len(previous) == 2 else None
-            if third is not None:
-                pairings.append(knockout.Pairing(1, third.black, third.white))
+                ),
+                _cup_winner(tournament, match, results.get(match.id)),
+            )
+            for match in previous
+        ],
+        tournament.cup_third_place,
+    )
     return [
         (pairing.slot, by_number[pairing.black], by_number.get(pairing.white))
         for pairing in pairings

@@ -26,6 +26,7 @@ from tournaments.pairing.knockout import (
     first_round,
     next_round,
     round_name,
+    round_pairings,
     rounds_of,
     third_place,
 )
@@ -211,3 +212,17 @@ def test_bad_input_is_refused_naming_the_problem():
         round_name(4, 3)
     with pytest.raises(PairingError, match="in pairs"):
         next_round([1, 2, 3])
+
+
+def test_a_later_round_from_the_winners_and_the_match_for_third_place():
+    # six seeds: round 1 is 1-(bye), 4-5, 2-(bye), 3-6; 5 and 3 go through
+    first = round_pairings(6, 1, 3, [], True)
+    assert [(p.black, p.white) for p in first] == [(1, None), (4, 5), (2, None), (3, 6)]
+    semis = round_pairings(6, 2, 3, list(zip(first, [1, 5, 2, 3], strict=True)), True)
+    assert [(p.slot, p.black, p.white) for p in semis] == [(0, 1, 5), (1, 2, 3)]
+    final = round_pairings(6, 3, 3, list(zip(semis, [5, 2], strict=True)), True)
+    assert [(p.slot, p.black, p.white) for p in final] == [(0, 2, 5), (1, 1, 3)]
+    assert len(round_pairings(6, 3, 3, list(zip(semis, [5, 2], strict=True)), False)) == 1
+    # a semi-final nobody reached leaves no loser to play for third place
+    lone = round_pairings(6, 3, 3, [(semis[0], 5)], True)
+    assert [(p.slot, p.black, p.white) for p in lone] == [(0, 5, None)]

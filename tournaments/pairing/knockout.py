@@ -169,6 +169,32 @@ def third_place(semi_finals: Sequence[Pairing], winners: Sequence[int | None]) -
     return Pairing(0, black, white)
 
 
+def round_pairings(
+    entrants: int,
+    number: int,
+    rounds: int,
+    previous: Sequence[tuple[Pairing, int | None]],
+    with_third_place: bool,
+) -> list[Pairing]:
+    """Round ``number`` of a cup of ``entrants`` seeds in ``rounds`` rounds: round 1 from the
+    seeds; a later one from ``previous``, the last round's pairings each with the seed it sent
+    on (None: nobody), slot by slot; the final with the match for third place (slot 1) when
+    ``with_third_place`` and both semi-finals were played."""
+    if number == 1:
+        return first_round(entrants)
+    slots = len(first_round(entrants)) >> (number - 2)
+    winners: list[int | None] = [None] * slots
+    for pairing, winner in previous:
+        if pairing.slot < slots:
+            winners[pairing.slot] = winner
+    pairings = next_round(winners)
+    if number == rounds and with_third_place and slots == 2 and len(previous) == 2:
+        third = third_place([pairing for pairing, _ in previous], winners)
+        if third is not None:
+            pairings.append(Pairing(1, third.black, third.white))
+    return pairings
+
+
 @dataclass(frozen=True, slots=True)
 class TieBreakRule:
     """How a knockout pairing is played and a tie broken (see the module's text)."""

@@ -78,22 +78,32 @@ def cup_bracket(tournament: Tournament) -> list[CupRound]:
         .prefetch_related(Prefetch("match_games", queryset=MatchGame.objects.order_by("number")))
         .order_by("round__number", "slot", "number")
     )
-    by_round: dict[int, list[Board]] = {}
-    for board in boards:
-        by_round.setdefault(board.round.number, []).append(board)
+    return _rounds(
+        rounds,
+        entrants,
+        [(board.round.number, board.slot, board) for board in boards],
+        lambda board, third_place: _match(tournament, board, third_place),
+    )
+
+
+def _rounds(rounds: int, entrants: int, placed, make) -> list[CupRound]:
+    """A bracket's rounds for ``entrants`` seeds: ``placed`` holds each pairing made as (round,
+    slot, its row), ``make(row, third_place)`` its :class:`CupMatch`; a place not paired yet is
+    empty; the final's slot 1 is the match for third place."""
+    by_round: dict[int, dict[int, object]] = {}
+    for number, slot, row in placed:
+        by_round.setdefault(number, {})[slot] = row
     slots = len(knockout.first_round(entrants))
     bracket = []
     for number in range(1, rounds + 1):
         cup_round = CupRound(number, engine_text(knockout.round_name(number, rounds)))
-        paired = {board.slot: board for board in by_round.get(number, [])}
+        paired = by_round.get(number, {})
         for slot in range(slots):
-            board = paired.get(slot)
-            cup_round.matches.append(
-                _match(tournament, board) if board is not None else CupMatch(slot)
-            )
+            row = paired.get(slot)
+            cup_round.matches.append(make(row, False) if row is not None else CupMatch(slot))
         third = paired.get(1) if slots == 1 else None
         if third is not None:
-            cup_round.matches.append(_match(tournament, third, third_place=True))
+            cup_round.matches.append(make(third, True))
         bracket.append(cup_round)
         slots = max(1, slots // 2)
     return bracket
@@ -174,42 +184,28 @@ def team_cup_bracket(tournament: Tournament) -> list[CupRound]:
         .order_by("round__number", "slot", "number")
     )
     results = team_draw.match_results(matches)
-    by_round: dict[int, list[TeamMatch]] = {}
-    for match in matches:
-        by_round.setdefault(match.round.number, []).append(match)
-    slots = len(knockout.first_round(teams))
-    bracket = []
-    for number in range(1, tournament.rounds + 1):
-        cup_round = CupRound(number, engine_text(knockout.round_name(number, tournament.rounds)))
-        paired = {match.slot: match for match in by_round.get(number, [])}
-        for slot in range(slots):
-            match = paired.get(slot)
-            cup_round.matches.append(
-                _team_match(tournament, match, results.get(match.id))
-                if match is not None
-                else CupMatch(slot)
-            )
-        third = paired.get(1) if slots == 1 else None
-        if third is not None:
-            third_match = _team_match(tournament, third, results.get(third.id))
-            third_match.third_place = True
-            cup_round.matches.append(third_match)
-        bracket.append(cup_round)
-        slots = max(1, slots // 2)
-    return bracket
+    return _rounds(
+        tournament.rounds,
+        teams,
+        [(match.round.number, match.slot, match) for match in matches],
+        lambda match, third_place: _team_match(
+            tournament, match, results.get(match.id), third_place
+        ),
+    )
 
 
 def _team_side(entry: TeamEntry) -> CupSide:
     return CupSide(entry.name, entry.number, entry.team.slug, url=entry.team.get_absolute_url())
 
 
-def _team_match(tournament: Tournament, match: TeamMatch, results) -> CupMatch:
+def _team_match(tournament: Tournament, match: TeamMatch, results, third_place: bool) -> CupMatch:
     cup_match = CupMatch(
         match.slot,
         _team_side(match.first),
         _team_side(match.second) if match.second_id else None,
         match_id=match.pk,
         board_number=match.number,
+        third_place=third_place,
         matches_url=reverse(
             "tournament-team-matches",
             kwargs={"slug": tournament.slug, "number": match.round.number},
@@ -220,7 +216,7 @@ def _team_match(tournament: Tournament, match: TeamMatch, results) -> CupMatch:
         cup_match.black.won = True
         return cup_match
     if results is not None:
-        score = team_match_score([result or "" for result in results])
+        score = team_match_score(results)
         cup_match.score = (score.first, score.second)
     decision = team_draw.cup_decision(tournament, match, results)
     if decision.stage == knockout.DECIDED:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.conf import settings
 from django.db.models import Count, QuerySet
 from django.utils.translation import gettext as _
 
@@ -13,7 +12,7 @@ from accounts.selectors import find_player
 from clubs.models import Club
 from clubs.selectors import guest_of_club
 from core.errors import NotFound
-from ratings.models import PlayerRating
+from ratings.selectors import current_ratings
 from teams.models import Team, TeamMember
 
 
@@ -72,17 +71,13 @@ def roster(team: Team) -> list[RosterRow]:
     """The team's players in board order (the regulars, then the reserves), each with their
     rating in the team's category."""
     members = list(TeamMember.objects.filter(team=team).select_related("user").order_by("board"))
-    ratings = dict(
-        PlayerRating.objects.filter(
-            user__in=[member.user_id for member in members], category=team.category
-        ).values_list("user_id", "rating")
-    )
+    ratings = current_ratings([member.user_id for member in members], team.category)
     return [
         RosterRow(
             member.board,
             member.user.username,
             member.user.shown_name,
-            ratings.get(member.user_id, settings.RATING_DEFAULT),
+            ratings[member.user_id],
             member.reserve,
             member.user_id == team.captain_id,
         )

@@ -5,7 +5,6 @@ interleave; a roster's board order is rewritten whole (1..n, the regulars first)
 
 from __future__ import annotations
 
-from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
@@ -15,7 +14,7 @@ from clubs.models import Club, GuestPlayer, Membership
 from clubs.selectors import membership_of
 from core.errors import Conflict, InvalidInput, NotAllowed, NotFound
 from ratings.elo import CATEGORIES
-from ratings.models import PlayerRating
+from ratings.selectors import current_ratings
 from teams.models import Team, TeamMember
 from teams.selectors import team_member
 
@@ -268,15 +267,11 @@ def _renumber(team: Team, members: list[TeamMember], *, by_rating: bool) -> None
     """Boards 1..n: the regulars, then the reserves, each in the order given (or by rating,
     highest first, then name)."""
     if by_rating:
-        ratings = dict(
-            PlayerRating.objects.filter(
-                user__in=[member.user_id for member in members], category=team.category
-            ).values_list("user_id", "rating")
-        )
+        ratings = current_ratings([member.user_id for member in members], team.category)
         members = sorted(
             members,
             key=lambda member: (
-                -ratings.get(member.user_id, settings.RATING_DEFAULT),
+                -ratings[member.user_id],
                 member.user.shown_name.lower(),
                 member.user_id,
             ),

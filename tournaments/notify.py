@@ -10,6 +10,7 @@ from django.conf import settings
 from django.urls import reverse
 
 from games.clock import TimeControl
+from notifications.models import Notification
 from notifications.services import notification_create
 from teams.models import TeamMember
 from tournaments.models import Board, Entrant, Round, TeamLineup, Tournament
@@ -242,13 +243,23 @@ def remind_fixtures(*, now: datetime) -> int:
         for member in TeamMember.objects.filter(team_id__in=teams).select_related("user"):
             roster.setdefault(member.team_id, []).append(member.user)
         local = starts.astimezone(tournament.zone).isoformat()
+        key = f"fixture_reminder:{tournament.pk}:{round_.number}:"
+        # the beat comes every minute of the day before: those told already are read at once
+        players = {user.pk for users in roster.values() for user in users}
+        told = set(
+            Notification.objects.filter(
+                user_id__in=players, key__in=[f"{key}{pk}" for pk in players]
+            ).values_list("user_id", flat=True)
+        )
         for match in matches:
             for entry, opponent in ((match.first, match.second), (match.second, match.first)):
                 for user in roster.get(entry.team_id, []):
+                    if user.pk in told:
+                        continue
                     notification = notification_create(
                         user=user,
                         kind="fixture_reminder",
-                        key=f"fixture_reminder:{tournament.pk}:{round_.number}:{user.pk}",
+                        key=f"{key}{user.pk}",
                         data=_common(tournament, round_)
                         | {"team": entry.name, "opponent": opponent.name, "starts": local},
                         url=url,

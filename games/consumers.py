@@ -47,15 +47,19 @@ class GameConsumer(ForgetsItsChannel, AsyncJsonWebsocketConsumer):
             # The tab's one socket also carries the player's notifications (core.live).
             self.user_group = user_group(user.pk)
             await self.channel_layer.group_add(self.user_group, self.channel_name)
-        await self.accept()
-        await self.send_json({"type": "state", "state": state})
-        if authenticated:  # the unread count and the latest, as /ws/me/ sends on connect
-            await self.send(text_data=await database_sync_to_async(latest_text_for)(self.scope))
         players = {state["black"]["username"], state["white"]["username"]}
         self.watching = not authenticated or user.username not in players
         if self.watching:
             await self.channel_layer.group_add(spectators_group(self.game_id), self.channel_name)
+        # Every group is joined before the page hears "open": what it reads then (the chat's
+        # room) and what the groups carry after leave no gap between them.
+        await self.accept()
+        await self.send_json({"type": "state", "state": state})
+        if authenticated:  # the unread count and the latest, as /ws/me/ sends on connect
+            await self.send(text_data=await database_sync_to_async(latest_text_for)(self.scope))
+        if self.watching:
             await self._count_watchers(+1)
+            self.counted = True
         else:
             count, version = await sync_to_async(watchers_count, thread_sensitive=False)(
                 self.game_id
@@ -72,6 +76,7 @@ class GameConsumer(ForgetsItsChannel, AsyncJsonWebsocketConsumer):
             await self.channel_layer.group_discard(
                 spectators_group(self.game_id), self.channel_name
             )
+        if getattr(self, "counted", False):  # counted once accepted: uncounted once
             await self._count_watchers(-1)
 
     async def _count_watchers(self, delta: int) -> None:

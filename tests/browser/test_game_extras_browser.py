@@ -284,13 +284,51 @@ def test_chat_players_and_spectators_rooms(open_page, log_in, game, make_player)
     expect(chat_line(black, "are you there?")).to_have_count(0)
     black.screenshot(path=SCREENSHOTS.format("chat"), full_page=True)
 
-    # The mute is remembered; unmuting lets Black write again.
+    # The mute is remembered; unmuting lets Black write again. ("Mute opponent" is matched
+    # exactly: as a substring it would match "Unmute opponent" before the unmute is answered.)
     white.reload()
-    white.get_by_role("button", name="Unmute opponent").click()
-    expect(white.get_by_role("button", name="Mute opponent")).to_be_visible()
+    expect(white.locator("#connection")).to_have_attribute("data-state", "live")
+    white.get_by_role("button", name="Unmute opponent", exact=True).click()
+    expect(white.get_by_role("button", name="Mute opponent", exact=True)).to_be_visible()
     say(black, "are you there?")
     expect(chat_line(white, "are you there?")).to_have_count(1)
     expect(black.locator("#chat-error")).to_have_text("")
+
+
+def test_chat_line_written_while_the_socket_was_away_is_read_on_reconnecting(
+    open_page, log_in, game
+):
+    """A laptop's socket drops (sleep, a train's tunnel): the lines written meanwhile came on no
+    socket; the chat reads its room again once the socket is live, each line once."""
+    black = open_game(log_in(open_page(), "bianca", PASSWORD), game.pk)
+    white = log_in(open_page(), "walter", PASSWORD)
+    sockets = []  # White's game sockets, as routed; a route after the first is heard as usual
+    away = {"now": False}
+
+    def route(socket):
+        server = socket.connect_to_server()
+        server.on_message(lambda message: None if away["now"] else socket.send(message))
+        sockets.append(socket)
+
+    white.route_web_socket(re.compile(r"/ws/games/"), route)
+    open_game(white, game.pk)
+    say(black, "hello")
+    expect(chat_line(white, "hello")).to_have_count(1)
+
+    away["now"] = True  # White hears nothing more over this socket
+    say(black, "still there?")
+    expect(chat_line(black, "still there?")).to_have_count(1)
+    white.wait_for_timeout(500)  # the line would have come by now; it went nowhere
+    expect(chat_line(white, "still there?")).to_have_count(0)
+    away["now"] = False
+    sockets[0].close(code=1011, reason="away")
+    expect(white.locator("#connection")).to_have_attribute("data-state", "live")
+    expect(chat_line(white, "still there?")).to_have_count(1)
+    assert len(sockets) == 2
+    say(black, "welcome back")
+    expect(chat_line(white, "welcome back")).to_have_count(1)
+    expect(white.locator("#chat-lines .chat-line")).to_have_count(3)
+    white.screenshot(path=SCREENSHOTS.format("chat-reconnected"), full_page=True)
 
 
 def test_chat_off_and_too_many_lines(open_page, log_in, game, settings):

@@ -4,8 +4,10 @@
  * room (games.services.chat: the players do not read it during their game). The room's lines
  * come from GET chat/ and then live over the game's socket ({"type": "chat", "game": id,
  * "message": line}); the socket may also carry lines of another room or game (a player's tabs
- * share their notification group), which this panel leaves out. Lines are drawn as text only:
- * a link in a message is never clickable. A player may mute the opponent (POST chat/mute/).
+ * share their notification group), which this panel leaves out. The room is read again each
+ * time the socket is live: a line written before it joined, or while it was away, came on no
+ * socket. Lines are drawn as text only: a link in a message is never clickable. A player may
+ * mute the opponent (POST chat/mute/).
  */
 import { gettext, interpolate } from "sumito/i18n.js";
 import { game } from "sumito/game/main.js";
@@ -93,10 +95,13 @@ function start() {
       : gettext("Stop your opponent writing to you");
   }
 
-  async function load() {
+  /** Read the room. `again`: a later read (the socket is live), for the lines only: it leaves
+   * the panel as it is when it fails, and the mute button to this page's own clicks. */
+  async function load({ again = false } = {}) {
     try {
       const answer = await game.api("GET", `${game.gameApi}chat/?room=${room}`);
       for (const line of answer.results || []) add(line);
+      if (again) return;
       list.scrollTop = list.scrollHeight;
       muted = Boolean(answer.muted);
       offNote.hidden = answer.enabled !== false;
@@ -106,6 +111,7 @@ function start() {
         showMute();
       }
     } catch (error) {
+      if (again) return;
       form.hidden = true;
       setError(errorText(error));
     }
@@ -155,6 +161,9 @@ function start() {
   game.onMessage((message) => {
     if (message.type === "chat" && message.game === game.state().id) add(message.message);
   });
+  // Lines written before the socket joined (or while it was away) came on no socket: read the
+  // room again each time it is live; lines drawn already are not drawn twice.
+  game.onLive(() => load({ again: true }));
 
   setError("");
   load();

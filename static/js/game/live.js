@@ -5,7 +5,8 @@
  * event was missed: the state is read again), an "error" shown. A logged-in player's
  * notifications share the tab's one socket; they are handed to the page (live.js's publish),
  * where the bell (notify.js) hears them. After a reconnection, and while the tab was hidden,
- * the state is read again.
+ * the state is read again; the features that asked (onLive: the chat) read theirs again each
+ * time the socket is live.
  */
 import { format, gettext } from "sumito/i18n.js";
 import { publish } from "sumito/live.js";
@@ -16,11 +17,18 @@ import { applyState, page, withEarlierMoves } from "sumito/game/state.js";
 const NOTIFICATIONS = new Set(["notification", "unread", "notifications"]);
 const POLL_MS = 3000; // reading the state while the browser refuses the socket
 const messageListeners = [];
+const liveListeners = [];
 let socket = null;
 
 /** fn(message) for every message of the game's socket, before this page handles it. */
 export function onMessage(fn) {
   messageListeners.push(fn);
+}
+
+/** fn() each time the socket is live, the first time and after every reconnection: whatever
+ * the socket carried before it joined (or while it was away) is to be read again. */
+export function onLive(fn) {
+  liveListeners.push(fn);
 }
 
 function handle(message) {
@@ -41,6 +49,7 @@ function showStatus({ state, reconnecting, delay }) {
     setConnection("connecting", reconnecting ? gettext("Reconnecting…") : gettext("Connecting…"));
   } else if (state === "live") {
     setConnection("live", gettext("Live"));
+    for (const listener of liveListeners) guarded(listener);
   } else if (state === "offline") {
     setConnection("offline", format(gettext("Offline · retrying in %(seconds)s s"), { seconds: Math.ceil(delay / 1000) }));
   } else if (state === "closed") {

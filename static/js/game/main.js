@@ -16,7 +16,7 @@ import { call } from "sumito/api.js";
 import { bindActions } from "sumito/game/actions.js";
 import { remaining, startClocks } from "sumito/game/clocks.js";
 import { onNewState, play, selectFrom, startBoard } from "sumito/game/input.js";
-import { connect, onMessage } from "sumito/game/live.js";
+import { connect, onLive, onMessage } from "sumito/game/live.js";
 import { render } from "sumito/game/render.js";
 import { setStatus } from "sumito/game/server.js";
 import * as model from "sumito/game/state.js";
@@ -31,6 +31,8 @@ export const game = model.page ? {
   onState: model.onState,
   /** fn(message) for every message of the game's socket, before this page handles it. */
   onMessage,
+  /** fn() each time the socket is live (first connection and every reconnection). */
+  onLive,
   play,
   /** The API with the session: api("POST", url, body) resolves to the JSON or throws an
    * ApiError (status, code, message, retryAfter). `gameApi` is this game's base URL. */

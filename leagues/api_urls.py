@@ -5,5 +5,13 @@ from django.urls import path
 from leagues import api
 
 urlpatterns = [
+    path("", api.LeaguesView.as_view(), name="api-leagues"),
     path("<slug:slug>/", api.LeagueView.as_view(), name="api-league"),
+    path("<slug:slug>/divisions/", api.DivisionsView.as_view(), name="api-league-divisions"),
+    path(
+        "<slug:slug>/divisions/<int:division>/start/",
+        api.DivisionStartView.as_view(),
+        name="api-league-division-start",
+    ),
+    path("<slug:slug>/next-season/", api.NextSeasonView.as_view(), name="api-league-next-season"),
 ]

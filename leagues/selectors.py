@@ -28,6 +28,25 @@ def league_by_slug(slug: str) -> League:
     return league
 
 
+#: The most leagues a list gives (newest first).
+LEAGUES_LISTED = 100
+
+
+def leagues(club=None) -> list[League]:
+    """The newest leagues, of ``club`` when given."""
+    found = League.objects.select_related("club")
+    if club is not None:
+        found = found.filter(club=club)
+    return list(found[:LEAGUES_LISTED])
+
+
+def division_of(league: League, pk: int) -> Division:
+    division = league.divisions.select_related("tournament").filter(pk=pk).first()
+    if division is None:
+        raise NotFound(_("%(league)s has no division %(id)s.") % {"league": league, "id": pk})
+    return division
+
+
 def divisions(league: League) -> list[Division]:
     return list(league.divisions.select_related("tournament").order_by("level", "name"))
 

@@ -145,7 +145,7 @@ def next_season(request, slug: str):
 @require_POST
 def division_start(request, slug: str, pk: int):
     league = selectors.league_by_slug(slug)
-    division = get_object_or_404(league.divisions.select_related("tournament"), pk=pk)
+    division = selectors.division_of(league, pk)
     try:
         services.division_start(division=division, actor=request.user, now=timezone.now())
     except ServiceError as error:

@@ -44,6 +44,9 @@ class FixtureDocument(serializers.Serializer):
     )
     report = serializers.CharField(help_text="the captains' report: reported, confirmed, ...")
     match = serializers.IntegerField(allow_null=True, help_text="null: not paired yet")
+    postponed = serializers.BooleanField(
+        help_text="`when` is the time its director moved the match to, not the match day"
+    )
 
 
 class DivisionDocument(serializers.Serializer):
@@ -102,6 +105,10 @@ class DivisionInput(StrictSerializer):
     )
 
 
+class PostponeInput(StrictSerializer):
+    when = serializers.DateTimeField(help_text="the match's new day and hour (ISO 8601, offset)")
+
+
 class NextSeasonInput(StrictSerializer):
     season = serializers.CharField(max_length=20, help_text="e.g. 2027-28")
     first_day = serializers.DateField(help_text="the first match day")
@@ -144,6 +151,7 @@ def _division_document(division: Division) -> dict:
                 "score": list(f.score) if f.score else None,
                 "report": f.report,
                 "match": f.match.pk if f.match else None,
+                "postponed": f.postponed,
             }
             for f in selectors.fixtures(division)
         ],
@@ -228,6 +236,28 @@ class DivisionStartView(APIView):
         found = selectors.division_of(league, division)
         services.division_start(division=found, actor=request.user, now=timezone.now())
         return Response(_division_document(selectors.division_of(league, division)))
+
+
+class FixturePostponeView(APIView):
+    """A director moves one match of the division to a later day and hour: the fixtures, the
+    teams' calendars and the day-before reminder follow it, both teams' players are told. The
+    same time again changes nothing; refused: a match played (409 ``match_played``), a
+    finished season (409 ``season_over``), a time gone by (400 ``bad_date``)."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=PostponeInput, responses=DivisionDocument)
+    def post(self, request, slug: str, division: int, match: int):
+        league = selectors.league_by_slug(slug)
+        found = selectors.division_of(league, division)
+        services.fixture_postpone(
+            division=found,
+            match_id=match,
+            actor=request.user,
+            now=timezone.now(),
+            **_valid(PostponeInput, request.data),
+        )
+        return Response(_division_document(found))
 
 
 class NextSeasonView(APIView):

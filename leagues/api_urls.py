@@ -13,5 +13,10 @@ urlpatterns = [
         api.DivisionStartView.as_view(),
         name="api-league-division-start",
     ),
+    path(
+        "<slug:slug>/divisions/<int:division>/matches/<int:match>/postpone/",
+        api.FixturePostponeView.as_view(),
+        name="api-league-fixture-postpone",
+    ),
     path("<slug:slug>/next-season/", api.NextSeasonView.as_view(), name="api-league-next-season"),
 ]

@@ -22,7 +22,8 @@ def _summary(fixture: Fixture) -> str:
     if fixture.score is not None:
         home, away = fixture.score
         text += f" {home:g}–{away:g}"
-    return f"{text} ({fixture.division.name}, round {fixture.round})"
+    postponed = ", postponed" if fixture.postponed else ""
+    return f"{text} ({fixture.division.name}, round {fixture.round}{postponed})"
 
 
 def team_calendar(

@@ -57,3 +57,11 @@ class NextSeasonForm(forms.Form):
     first_day = forms.DateField(
         label=_("First match day"), widget=forms.DateInput(attrs={"type": "date"})
     )
+
+
+class PostponeForm(forms.Form):
+    when = forms.DateTimeField(
+        label=_("Played on"),
+        help_text=_("The day and the hour, in the event's time zone."),
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+    )

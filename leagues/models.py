@@ -67,3 +67,6 @@ class Division(models.Model):
 
     def __str__(self) -> str:
         return f"{self.league}: {self.name}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("league-division", args=[self.league.slug, self.pk])

@@ -116,6 +116,7 @@ class Fixture:
     score: tuple[float, float] | None  # home first, once every board is in
     report: str  # the captains' report's state ("" without one)
     match: TeamMatch | None  # None: a round not paired yet (from the Berger tables)
+    postponed: bool = False  # ``when`` is the match's own time, not its round's match day
 
 
 def _venue(entry: TeamEntry) -> str:
@@ -124,7 +125,8 @@ def _venue(entry: TeamEntry) -> str:
 
 
 def fixtures(division: Division) -> list[Fixture]:
-    """Every match of the division's season in round order (none before the season began)."""
+    """Every match of the division's season in round order (none before the season began),
+    each on its round's match day or the time its director postponed it to."""
     tournament = division.tournament
     if tournament.status == Tournament.Status.REGISTRATION:
         return []
@@ -153,13 +155,14 @@ def fixtures(division: Division) -> list[Fixture]:
             Fixture(
                 division,
                 match.round.number,
-                tournament.round_time(match.round.number),
+                match.postponed_to or tournament.round_time(match.round.number),
                 home,
                 away,
                 _venue(home),
                 (score.first, score.second) if score.complete else None,
                 reports.get(match.pk, ""),
                 match,
+                match.postponed_to is not None,
             )
         )
     by_id = {entry.number: entry for entry in entries.values()}
@@ -188,6 +191,16 @@ def fixtures(division: Division) -> list[Fixture]:
                 )
             )
     return sorted(out, key=lambda fixture: (fixture.round, fixture.match is None))
+
+
+def fixture_of(division: Division, match_id: int) -> Fixture:
+    """The division's fixture of its match ``match_id`` (NotFound otherwise)."""
+    for fixture in fixtures(division):
+        if fixture.match is not None and fixture.match.pk == match_id:
+            return fixture
+    raise NotFound(
+        _("%(division)s has no match %(id)s.") % {"division": division.name, "id": match_id}
+    )
 
 
 def team_fixtures(league: League, team: Team) -> list[Fixture]:

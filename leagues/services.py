@@ -15,14 +15,17 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 from clubs.models import Club
-from core.errors import Conflict, InvalidInput
+from core.errors import Conflict, InvalidInput, NotFound
 from leagues import selectors
 from leagues.models import Division, League
+from tournaments import notify, team_draw
 from tournaments import services as tournament_services
-from tournaments.models import TeamEntry, Tournament
+from tournaments.models import AuditEntry, TeamEntry, TeamMatch, Tournament
 from tournaments.pairing.berger import berger_rounds
+from tournaments.pairing.teams import team_match_score
 from tournaments.permissions import require_club_admin, require_director
 from tournaments.services import team_events
+from tournaments.services.common import audit
 
 #: A division's settings and their bounds (the model's validators say the same).
 LEVELS, PROMOTE, DAYS_BETWEEN = (1, 9), (0, 4), (1, 60)
@@ -243,3 +246,58 @@ def league_next_season(
                     now=now,
                 )
     return new
+
+
+def fixture_postpone(
+    *, division: Division, match_id: int, actor: User, when: datetime, now: datetime
+) -> TeamMatch:
+    """The division's director moves one match (``match_id``) from its round's match day to
+    ``when``, a later time: the fixtures, the teams' calendars and the day-before reminder
+    follow it, both teams' players are told. The line-ups stay those of the round (a director
+    corrects one as for any match). The same time again changes nothing; a match played, a
+    finished season or a time gone by is refused."""
+    tournament = division.tournament
+    require_director(tournament, actor, _("postpone its matches"))
+    if not isinstance(when, datetime) or when.tzinfo is None:
+        raise InvalidInput(_("Give the day and the hour of the match."), code="bad_date")
+    if when <= now:
+        raise InvalidInput(_("A match is postponed to a time to come."), code="bad_date")
+    with transaction.atomic():
+        match = (
+            TeamMatch.objects.select_for_update()
+            .filter(pk=match_id, round__tournament=tournament)
+            .exclude(second=None)
+            .first()
+        )
+        if match is None:
+            raise NotFound(
+                _("%(division)s has no match %(id)s.") % {"division": division.name, "id": match_id}
+            )
+        match = TeamMatch.objects.select_related("round__tournament", "first", "second").get(
+            pk=match.pk
+        )
+        tournament = match.round.tournament  # as it is now
+        if match.postponed_to == when:
+            return match
+        if tournament.status != Tournament.Status.RUNNING:
+            raise Conflict(
+                _("%(division)s's season is over.") % {"division": division.name},
+                code="season_over",
+            )
+        if team_match_score(team_draw.match_results([match]).get(match.pk) or ("",)).complete:
+            raise Conflict(
+                _("%(home)s – %(away)s is played: it is not postponed.")
+                % {"home": match.first.name, "away": match.second.name},
+                code="match_played",
+            )
+        was = match.postponed_to or tournament.round_time(match.round.number)
+        match.postponed_to = when
+        match.save(update_fields=["postponed_to"])
+        zone = tournament.zone
+        moved = " → ".join(
+            f"{moment.astimezone(zone):%Y-%m-%d %H:%M}" if moment else "?" for moment in (was, when)
+        )
+        detail = f"{match.first.name} – {match.second.name}: {moved}"
+        audit(tournament, actor, AuditEntry.What.MATCH_POSTPONED, detail, now)
+        notify.fixture_moved(match, now)
+    return match

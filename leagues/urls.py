@@ -11,6 +11,11 @@ urlpatterns = [
         "<slug:slug>/divisions/<int:pk>/start/", views.division_start, name="league-division-start"
     ),
     path(
+        "<slug:slug>/divisions/<int:pk>/matches/<int:match>/postpone/",
+        views.fixture_postpone,
+        name="league-fixture-postpone",
+    ),
+    path(
         "<slug:slug>/teams/<slug:team>.ics", views.team_calendar_file, name="league-team-calendar"
     ),
 ]

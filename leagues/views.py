@@ -11,6 +11,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -18,9 +19,9 @@ from clubs.models import Club
 from core.errors import ServiceError
 from leagues import selectors, services
 from leagues.calendar import team_calendar
-from leagues.forms import DivisionForm, LeagueForm, NextSeasonForm
+from leagues.forms import DivisionForm, LeagueForm, NextSeasonForm, PostponeForm
 from teams.models import Team
-from tournaments.permissions import is_club_admin
+from tournaments.permissions import is_club_admin, is_director
 
 
 def league_detail(request, slug: str):
@@ -41,11 +42,11 @@ def league_detail(request, slug: str):
 
 def division_detail(request, slug: str, pk: int):
     league = selectors.league_by_slug(slug)
-    division = get_object_or_404(league.divisions.select_related("tournament"), pk=pk)
-    fixtures = selectors.fixtures(division)
+    division = selectors.division_of(league, pk)
     rounds: dict[int, list] = {}
-    for fixture in fixtures:
+    for fixture in selectors.fixtures(division):
         rounds.setdefault(fixture.round, []).append(fixture)
+    tournament = division.tournament
     return render(
         request,
         "leagues/division.html",
@@ -53,8 +54,13 @@ def division_detail(request, slug: str, pk: int):
             "league": league,
             "division": division,
             "table": selectors.table(division),
-            "rounds": sorted(rounds.items()),
+            "rounds": [
+                (number, tournament.round_time(number), fixtures)
+                for number, fixtures in sorted(rounds.items())
+            ],
             "is_admin": is_club_admin(league.club, request.user),
+            "can_postpone": tournament.status == tournament.Status.RUNNING
+            and is_director(tournament, request.user),
         },
     )
 
@@ -139,6 +145,43 @@ def next_season(request, slug: str):
         _("Next season of %(league)s") % {"league": league},
         league,
     )
+
+
+@login_required
+def fixture_postpone(request, slug: str, pk: int, match: int):
+    """A director moves one match of the division to another day and hour (in the event's
+    time zone)."""
+    league = selectors.league_by_slug(slug)
+    division = selectors.division_of(league, pk)
+    tournament = division.tournament
+    if not is_director(tournament, request.user):
+        return _forbidden(request, league.club)
+    fixture = selectors.fixture_of(division, match)
+    with timezone.override(tournament.zone):  # the form's day and hour are the event's
+        initial = {"when": timezone.localtime(fixture.when)} if fixture.when else {}
+        return _form_page(
+            request,
+            PostponeForm(request.POST or None, initial=initial),
+            partial(
+                services.fixture_postpone,
+                division=division,
+                match_id=match,
+                actor=request.user,
+                now=timezone.now(),
+            ),
+            lambda moved: (
+                _("%(home)s – %(away)s is moved to %(when)s; both teams' players are told.")
+                % {
+                    "home": moved.first.name,
+                    "away": moved.second.name,
+                    "when": date_format(timezone.localtime(moved.postponed_to), "DATETIME_FORMAT"),
+                },
+                division,
+            ),
+            _("Postpone %(home)s – %(away)s")
+            % {"home": fixture.home.name, "away": fixture.away.name},
+            division,
+        )
 
 
 @login_required

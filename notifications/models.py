@@ -26,6 +26,7 @@ class Kind(models.TextChoices):
     LINEUP_REMINDER = "lineup_reminder", _("Your team's line-up is not in yet")
     MATCH_REPORTED = "match_reported", _("A team match's results to confirm")
     FIXTURE_REMINDER = "fixture_reminder", _("Your team plays tomorrow")
+    FIXTURE_MOVED = "fixture_moved", _("Your team's match moved to another day")
 
 
 #: The kinds e-mailed unless the player chooses otherwise (issue 14: round paired, tournament

@@ -209,6 +209,19 @@ def _fixture_reminder(d: Data) -> str:
     }
 
 
+def _fixture_moved(d: Data) -> str:
+    when = _moment(d.get("starts"))
+    return _(
+        "%(where)s: the match of %(team)s against %(opponent)s is moved to %(day)s at %(time)s."
+    ) % {
+        "where": _where(d),
+        "team": d.get("team"),
+        "opponent": d.get("opponent"),
+        "day": date_format(when, "DATE_FORMAT") if when else "?",
+        "time": time_format(when, "TIME_FORMAT") if when else "?",
+    }
+
+
 def _moment(text) -> datetime | None:
     """A wall-clock time kept as ISO text (with its offset: the event's time zone)."""
     try:
@@ -233,6 +246,7 @@ _TEXTS: dict[str, Callable[[Data], str]] = {
     "lineup_reminder": _lineup_reminder,
     "match_reported": _match_reported,
     "fixture_reminder": _fixture_reminder,
+    "fixture_moved": _fixture_moved,
 }
 
 

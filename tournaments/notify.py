@@ -13,7 +13,15 @@ from games.clock import TimeControl
 from notifications.models import Notification
 from notifications.services import notification_create
 from teams.models import TeamMember
-from tournaments.models import Board, Entrant, Round, TeamLineup, Tournament
+from tournaments.models import (
+    Board,
+    Entrant,
+    Round,
+    TeamEntry,
+    TeamLineup,
+    TeamMatch,
+    Tournament,
+)
 from tournaments.models.event import TEAM_FORMATS
 
 _COLOUR = {"black": "Black", "white": "White"}
@@ -223,50 +231,117 @@ def remind_captains(*, now: datetime) -> int:
     return written
 
 
-def remind_fixtures(*, now: datetime) -> int:
-    """Tell every player on the roster of a team whose match of a team event's scheduled round
-    begins within ``FIXTURE_REMINDER_MINUTES`` (a day: "your team plays tomorrow"): the
-    opponent, the day and the hour in the event's time zone; once per player and round. How
-    many were written."""
-    window = timedelta(minutes=settings.FIXTURE_REMINDER_MINUTES)
-    written = 0
+def _rosters(matches) -> dict[int, list]:
+    """Each team's players (its roster) of ``matches``' teams, by team id."""
+    teams = {entry.team_id for match in matches for entry in (match.first, match.second)}
+    roster: dict[int, list] = {}
+    for member in TeamMember.objects.filter(team_id__in=teams).select_related("user"):
+        roster.setdefault(member.team_id, []).append(member.user)
+    return roster
+
+
+def _fixtures_due(now: datetime, window: timedelta) -> list[tuple[TeamMatch, datetime, str]]:
+    """The team matches that begin within ``window`` of ``now``, each with its start and the
+    key of its reminder: a scheduled round's matches at the round's time, a match its
+    director postponed at its own (its key names the time: moved again, told again)."""
+    due = []
     for round_, starts in _scheduled_team_rounds():
-        tournament = round_.tournament
         if starts is None or not now < starts <= now + window:
             continue
-        url = reverse(
-            "tournament-team-matches", kwargs={"slug": tournament.slug, "number": round_.number}
+        key = f"fixture_reminder:{round_.tournament.pk}:{round_.number}:"
+        for match in round_.team_matches.filter(postponed_to=None).exclude(second=None):
+            match.round = round_
+            due.append((match, starts, key))
+    moved = (
+        TeamMatch.objects.filter(
+            postponed_to__gt=now,
+            postponed_to__lte=now + window,
+            round__tournament__status=Tournament.Status.RUNNING,
         )
-        matches = list(round_.team_matches.exclude(second=None).select_related("first", "second"))
-        teams = {entry.team_id for match in matches for entry in (match.first, match.second)}
-        roster: dict[int, list] = {}
-        for member in TeamMember.objects.filter(team_id__in=teams).select_related("user"):
-            roster.setdefault(member.team_id, []).append(member.user)
-        local = starts.astimezone(tournament.zone).isoformat()
-        key = f"fixture_reminder:{tournament.pk}:{round_.number}:"
-        # the beat comes every minute of the day before: those told already are read at once
-        players = {user.pk for users in roster.values() for user in users}
-        told = set(
-            Notification.objects.filter(
-                user_id__in=players, key__in=[f"{key}{pk}" for pk in players]
-            ).values_list("user_id", flat=True)
-        )
-        for match in matches:
-            for entry, opponent in ((match.first, match.second), (match.second, match.first)):
-                for user in roster.get(entry.team_id, []):
-                    if user.pk in told:
-                        continue
-                    notification = notification_create(
-                        user=user,
-                        kind="fixture_reminder",
-                        key=f"{key}{user.pk}",
-                        data=_common(tournament, round_)
-                        | {"team": entry.name, "opponent": opponent.name, "starts": local},
-                        url=url,
-                        now=now,
-                    )
-                    written += notification.created == now
+        .exclude(second=None)
+        .select_related("round__tournament")
+    )
+    for match in moved:
+        moment = int(match.postponed_to.timestamp())
+        key = f"fixture_reminder:{match.round.tournament_id}:{match.round.number}:{match.pk}@{moment}:"
+        due.append((match, match.postponed_to, key))
+    return due
+
+
+def remind_fixtures(*, now: datetime) -> int:
+    """Tell every player on the roster of a team whose match begins within
+    ``FIXTURE_REMINDER_MINUTES`` (a day: "your team plays tomorrow"): the opponent, the day and
+    the hour in the event's time zone; once per player and match day (a match postponed to
+    another day is told again before it). How many were written."""
+    due = _fixtures_due(now, timedelta(minutes=settings.FIXTURE_REMINDER_MINUTES))
+    if not due:
+        return 0
+    entries = TeamEntry.objects.in_bulk(
+        {pk for match, _, _ in due for pk in (match.first_id, match.second_id)}
+    )
+    for match, _, _ in due:
+        match.first, match.second = entries[match.first_id], entries[match.second_id]
+    roster = _rosters([match for match, _, _ in due])
+    keys = {
+        (user.pk, f"{key}{user.pk}")
+        for match, _, key in due
+        for entry in (match.first, match.second)
+        for user in roster.get(entry.team_id, [])
+    }
+    # the beat comes every minute of the day before: those told already are read at once
+    told = set(
+        Notification.objects.filter(
+            user_id__in={pk for pk, _ in keys}, key__in={key for _, key in keys}
+        ).values_list("user_id", "key")
+    )
+    return sum(
+        _tell_players(match, roster, "fixture_reminder", key, starts, now, told)
+        for match, starts, key in due
+    )
+
+
+def _tell_players(
+    match: TeamMatch,
+    roster: dict[int, list],
+    kind: str,
+    key: str,
+    starts: datetime,
+    now: datetime,
+    told: set = frozenset(),
+) -> int:
+    """Tell every player on the rosters of ``match``'s two teams (``kind``, keyed ``key`` and
+    the player) their opponent and the match's start in the event's time zone, but those in
+    ``told`` ((user id, key) pairs); how many were written."""
+    round_, tournament = match.round, match.round.tournament
+    url = reverse(
+        "tournament-team-matches", kwargs={"slug": tournament.slug, "number": round_.number}
+    )
+    local = starts.astimezone(tournament.zone).isoformat()
+    written = 0
+    for entry, opponent in ((match.first, match.second), (match.second, match.first)):
+        for user in roster.get(entry.team_id, []):
+            if (user.pk, f"{key}{user.pk}") in told:
+                continue
+            notification = notification_create(
+                user=user,
+                kind=kind,
+                key=f"{key}{user.pk}",
+                data=_common(tournament, round_)
+                | {"team": entry.name, "opponent": opponent.name, "starts": local},
+                url=url,
+                now=now,
+            )
+            written += notification.created == now
     return written
+
+
+def fixture_moved(match: TeamMatch, now: datetime) -> None:
+    """Every player on the two teams' rosters: their match moved to ``match.postponed_to``
+    (the day and hour in the event's time zone). Keyed by the new time: moved twice, told
+    twice."""
+    moment = int(match.postponed_to.timestamp())
+    key = f"fixture_moved:{match.pk}@{moment}:"
+    _tell_players(match, _rosters([match]), "fixture_moved", key, match.postponed_to, now)
 
 
 def _first_start(tournament: Tournament) -> datetime | None:

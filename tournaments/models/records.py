@@ -114,6 +114,7 @@ class AuditEntry(models.Model):
         RESULT_DISPUTED = "result_disputed", _("Result disputed")
         LOTS_DRAWN = "lots_drawn", _("Lots drawn for a cup's pairing")
         LINEUP_CORRECTED = "lineup_corrected", _("Line-up corrected by a director")
+        MATCH_POSTPONED = "match_postponed", _("Team match postponed")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="audit")
     actor = models.ForeignKey(

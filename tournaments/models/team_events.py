@@ -68,6 +68,9 @@ class TeamMatch(models.Model):
     #: (``first``/``second``, :mod:`tournaments.pairing.team_cup`)
     slot = models.PositiveSmallIntegerField(null=True, blank=True)
     lot = models.CharField(max_length=6, blank=True, default="")
+    #: a league's match moved by its director from the round's match day to this time
+    #: (:func:`leagues.services.fixture_postpone`); None: played on the round's day
+    postponed_to = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["round", "number"]

@@ -1,0 +1,184 @@
+"""One league match postponed by its director (PostgreSQL): the fixture, the round's match
+page, the team's calendar and the day-before reminder follow the new time, both teams' players
+are told once, the audit trail keeps it; the form page and the API; what is refused changes
+nothing."""
+
+from __future__ import annotations
+
+from datetime import datetime, time, timedelta
+from zoneinfo import ZoneInfo
+
+import pytest
+from django.urls import reverse
+from django.utils import translation
+from icalendar import Calendar
+
+from core.errors import Conflict, InvalidInput, NotAllowed, NotFound
+from leagues import selectors, services
+from leagues.calendar import team_calendar
+from leagues.models import Division
+from notifications.models import Notification
+from notifications.texts import notification_text
+from tournaments import notify
+from tournaments import services as tournament_services
+from tournaments.models import AuditEntry, Board, TeamMatch
+from tournaments.services.results import board_result_set
+
+from ..tournaments.conftest import T0
+from .conftest import FIRST_DAY
+
+pytestmark = pytest.mark.django_db
+BRUSSELS = ZoneInfo("Europe/Brussels")
+MATCH_DAY = datetime.combine(FIRST_DAY, time(20, 0), tzinfo=BRUSSELS)
+LATER = datetime(2026, 12, 10, 19, 30, tzinfo=BRUSSELS)
+
+
+@pytest.fixture
+def started(season):
+    league, owner, teams, ghent_team, first, second = season
+    services.division_start(division=first, actor=owner, now=T0)
+    first = Division.objects.select_related("tournament").get(pk=first.pk)  # as it is now
+    moved, kept = TeamMatch.objects.filter(
+        round__tournament=first.tournament, round__number=1
+    ).select_related("first__team", "second__team")
+    return league, owner, teams, first, second, moved, kept
+
+
+def roster(match: TeamMatch) -> set[int]:
+    return {
+        member.user_id
+        for entry in (match.first, match.second)
+        for member in entry.team.members.all()
+    }
+
+
+def test_a_postponed_match_moves_everywhere_and_is_told_once(started):
+    league, owner, teams, first, second, moved, kept = started
+    done = services.fixture_postpone(
+        division=first, match_id=moved.pk, actor=owner, when=LATER, now=T0
+    )
+    assert done.postponed_to == LATER
+    fixtures = {f.match.pk: f for f in selectors.fixtures(first) if f.match}
+    assert (fixtures[moved.pk].when, fixtures[moved.pk].postponed) == (LATER, True)
+    assert (fixtures[kept.pk].when, fixtures[kept.pk].postponed) == (MATCH_DAY, False)
+    entry = AuditEntry.objects.get(what=AuditEntry.What.MATCH_POSTPONED)
+    assert entry.detail.endswith("2026-12-01 20:00 → 2026-12-10 19:30")
+
+    told = Notification.objects.filter(kind="fixture_moved")  # .all().count(): counted anew
+    assert {n.user_id for n in told} == roster(moved) and told.all().count() == len(roster(moved))
+    mine = told.get(user=moved.first.team.captain)
+    assert notification_text(mine.kind, mine.data) == (
+        f"Flanders League 2026-27: Division 1, round 1: the match of {moved.first.name} against "
+        f"{moved.second.name} is moved to 10 December 2026 at 19:30."
+    )
+    with translation.override("de"):
+        assert "10. Dezember 2026" in notification_text(mine.kind, mine.data)
+    # the same time again: nothing changes, nobody is told twice
+    services.fixture_postpone(division=first, match_id=moved.pk, actor=owner, when=LATER, now=T0)
+    assert told.all().count() == len(roster(moved))
+    assert AuditEntry.objects.filter(what=AuditEntry.What.MATCH_POSTPONED).count() == 1
+
+    # the day before the match day: only the other match's players; the day before the new
+    # time: the postponed match's, once
+    assert notify.remind_fixtures(now=MATCH_DAY - timedelta(hours=2)) == len(roster(kept))
+    reminded = Notification.objects.filter(kind="fixture_reminder")
+    assert {n.user_id for n in reminded} == roster(kept)
+    tournament_services.tournaments_move_on(now=MATCH_DAY)  # round 1 begins on its day
+    assert notify.remind_fixtures(now=LATER - timedelta(hours=25)) == 0
+    assert notify.remind_fixtures(now=LATER - timedelta(hours=3)) == len(roster(moved))
+    assert notify.remind_fixtures(now=LATER - timedelta(hours=1)) == 0
+    late = reminded.get(user=moved.first.team.captain)
+    assert "on 10 December 2026 at 19:30" in notification_text(late.kind, late.data)
+
+    # moved again: told again, reminded again before the newer time
+    latest = LATER + timedelta(days=7)
+    services.fixture_postpone(division=first, match_id=moved.pk, actor=owner, when=latest, now=T0)
+    assert told.all().count() == 2 * len(roster(moved))
+    assert notify.remind_fixtures(now=latest - timedelta(hours=3)) == len(roster(moved))
+
+    # the team's calendar: the same event (its UID), on the new day
+    team = moved.first.team
+    calendar = Calendar.from_ical(
+        team_calendar(league, team, selectors.team_fixtures(league, team), "sumito.test", T0)
+    )
+    events = [e for e in calendar.walk("VEVENT") if "round 1" in str(e["summary"])]
+    assert len(events) == 1 and events[0].decoded("dtstart") == latest
+    assert "postponed" in str(events[0]["summary"])
+
+
+def test_what_a_postponement_refuses(started, make_player):
+    league, owner, teams, first, second, moved, kept = started
+    cases = [
+        (NotAllowed, make_player("stranger"), moved.pk, LATER),
+        (NotAllowed, moved.first.team.captain, moved.pk, LATER),
+        (InvalidInput, owner, moved.pk, T0 - timedelta(hours=1)),  # gone by
+        (InvalidInput, owner, moved.pk, LATER.replace(tzinfo=None)),  # no time zone
+        (NotFound, owner, 10**9, LATER),
+    ]
+    other = TeamMatch.objects.filter(round__tournament=second.tournament).first()
+    for refusal, actor, match_id, when in cases + [
+        (NotFound, owner, getattr(other, "pk", 0), LATER)
+    ]:
+        with pytest.raises(refusal):
+            services.fixture_postpone(
+                division=first, match_id=match_id, actor=actor, when=when, now=T0
+            )
+    # a match played is not postponed
+    tournament_services.tournaments_move_on(now=MATCH_DAY)
+    for board in Board.objects.filter(team_match=kept):
+        board_result_set(board=board, actor=owner, result="1-0", now=MATCH_DAY)
+    with pytest.raises(Conflict) as played:
+        services.fixture_postpone(division=first, match_id=kept.pk, actor=owner, when=LATER, now=T0)
+    assert played.value.code == "match_played"
+    assert not TeamMatch.objects.exclude(postponed_to=None).exists()
+    assert not Notification.objects.filter(kind="fixture_moved").exists()
+
+
+def test_the_postponement_on_the_pages_and_the_api(started, client):
+    league, owner, teams, first, second, moved, kept = started
+    division_url = reverse("league-division", args=[league.slug, first.pk])
+    form_url = reverse("league-fixture-postpone", args=[league.slug, first.pk, moved.pk])
+    client.force_login(moved.first.team.captain)
+    assert form_url not in client.get(division_url).content.decode()
+    assert client.get(form_url).status_code == 403
+    client.force_login(owner)
+    page = client.get(division_url).content.decode()
+    assert form_url in page
+    form = client.get(form_url).content.decode()
+    assert 'value="2026-12-01T20:00"' in form  # the match day, in the event's time zone
+    refused = client.post(form_url, {"when": "2026-11-01T20:00"})
+    assert refused.status_code == 422 and "time to come" in refused.content.decode()
+    done = client.post(form_url, {"when": "2026-12-10T19:30"}, follow=True)
+    assert "is moved to 10 December 2026" in done.content.decode()
+    moved.refresh_from_db()
+    assert moved.postponed_to == LATER
+    page = client.get(division_url).content.decode()
+    assert "postponed to 10 December 2026, 19:30" in page and "1 December 2026, 20:00" in page
+    matches = client.get(
+        reverse("tournament-team-matches", args=[first.tournament.slug, 1])
+    ).content.decode()
+    assert "Postponed to 10 December 2026, 19:30 (Europe/Brussels)" in matches
+
+    api = f"/api/v1/leagues/{league.slug}/divisions/{first.pk}/matches/{kept.pk}/postpone/"
+    answer = client.post(
+        api, {"when": "2026-12-11T19:30:00+01:00"}, content_type="application/json"
+    )
+    assert answer.status_code == 200, answer.json()
+    rows = {f["match"]: f for f in answer.json()["fixtures"] if f["match"]}
+    assert rows[kept.pk]["postponed"] and rows[moved.pk]["postponed"]
+    assert rows[kept.pk]["when"].startswith("2026-12-11T18:30")
+    bad = client.post(api, {"when": "soon"}, content_type="application/json")
+    assert bad.status_code == 400 and bad.json()["error"]
+    gone = client.post(
+        api.replace(f"/{kept.pk}/", "/999999999/"),
+        {"when": "2026-12-11T19:30:00+01:00"},
+        content_type="application/json",
+    )
+    assert gone.status_code == 404 and gone.json()["error"] == "not_found"
+    client.force_login(kept.first.team.captain)
+    denied = client.post(
+        api, {"when": "2026-12-12T19:30:00+01:00"}, content_type="application/json"
+    )
+    assert denied.status_code == 403
+    kept.refresh_from_db()
+    assert kept.postponed_to == datetime(2026, 12, 11, 18, 30, tzinfo=ZoneInfo("UTC"))

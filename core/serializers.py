@@ -139,3 +139,11 @@ class StrictSerializer(StrictTypes, serializers.Serializer):
 
 class StrictModelSerializer(StrictTypes, serializers.ModelSerializer):
     pass
+
+
+def validated(serializer_class: type[serializers.Serializer], data: Any) -> dict:
+    """``data`` checked by ``serializer_class``: its validated data, or the 400 naming the
+    fields at fault (the exception handler's answer)."""
+    serializer = serializer_class(data=data)
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data

@@ -16,7 +16,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from clubs.selectors import club_by_slug
-from core.serializers import StrictSerializer
+from core.serializers import StrictSerializer, validated
 from leagues import selectors, services
 from leagues.models import Division, League
 from tournaments.pairing.teams import MAX_BOARDS
@@ -114,12 +114,6 @@ class NextSeasonInput(StrictSerializer):
     first_day = serializers.DateField(help_text="the first match day")
 
 
-def _valid(serializer_class, data) -> dict:
-    serializer = serializer_class(data=data)
-    serializer.is_valid(raise_exception=True)
-    return serializer.validated_data
-
-
 def _division_document(division: Division) -> dict:
     return {
         "id": division.pk,
@@ -191,7 +185,7 @@ class LeaguesView(APIView):
 
     @extend_schema(request=LeagueInput, responses={201: LeagueDocument})
     def post(self, request):
-        data = dict(_valid(LeagueInput, request.data))
+        data = dict(validated(LeagueInput, request.data))
         league = services.league_create(
             club=club_by_slug(data.pop("club")), actor=request.user, **data
         )
@@ -219,7 +213,7 @@ class DivisionsView(APIView):
     def post(self, request, slug: str):
         league = selectors.league_by_slug(slug)
         division = services.division_create(
-            league=league, actor=request.user, **_valid(DivisionInput, request.data)
+            league=league, actor=request.user, **validated(DivisionInput, request.data)
         )
         return Response(_division_document(division), status=status.HTTP_201_CREATED)
 
@@ -255,7 +249,7 @@ class FixturePostponeView(APIView):
             match_id=match,
             actor=request.user,
             now=timezone.now(),
-            **_valid(PostponeInput, request.data),
+            **validated(PostponeInput, request.data),
         )
         return Response(_division_document(found))
 
@@ -274,6 +268,6 @@ class NextSeasonView(APIView):
             league=league,
             actor=request.user,
             now=timezone.now(),
-            **_valid(NextSeasonInput, request.data),
+            **validated(NextSeasonInput, request.data),
         )
         return Response(_league_document(new), status=status.HTTP_201_CREATED)

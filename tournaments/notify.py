@@ -17,7 +17,6 @@ from tournaments.models import (
     Board,
     Entrant,
     Round,
-    TeamEntry,
     TeamLineup,
     TeamMatch,
     Tournament,
@@ -249,8 +248,11 @@ def _fixtures_due(now: datetime, window: timedelta) -> list[tuple[TeamMatch, dat
         if starts is None or not now < starts <= now + window:
             continue
         key = f"fixture_reminder:{round_.tournament.pk}:{round_.number}:"
-        for match in round_.team_matches.filter(postponed_to=None).exclude(second=None):
-            match.round = round_
+        for match in (
+            round_.team_matches.filter(postponed_to=None)
+            .exclude(second=None)
+            .select_related("round__tournament", "first", "second")
+        ):
             due.append((match, starts, key))
     moved = (
         TeamMatch.objects.filter(
@@ -259,7 +261,7 @@ def _fixtures_due(now: datetime, window: timedelta) -> list[tuple[TeamMatch, dat
             round__tournament__status=Tournament.Status.RUNNING,
         )
         .exclude(second=None)
-        .select_related("round__tournament")
+        .select_related("round__tournament", "first", "second")
     )
     for match in moved:
         moment = int(match.postponed_to.timestamp())
@@ -276,11 +278,6 @@ def remind_fixtures(*, now: datetime) -> int:
     due = _fixtures_due(now, timedelta(minutes=settings.FIXTURE_REMINDER_MINUTES))
     if not due:
         return 0
-    entries = TeamEntry.objects.in_bulk(
-        {pk for match, _, _ in due for pk in (match.first_id, match.second_id)}
-    )
-    for match, _, _ in due:
-        match.first, match.second = entries[match.first_id], entries[match.second_id]
     roster = _rosters([match for match, _, _ in due])
     keys = {
         (user.pk, f"{key}{user.pk}")

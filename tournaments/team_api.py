@@ -11,18 +11,12 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from core.errors import NotFound
-from core.serializers import StrictSerializer
+from core.serializers import StrictSerializer, validated
 from teams.models import Team
 from tournaments import team_selectors
 from tournaments.models import Round, TeamEntry, TeamMatch, TeamMatchReport
 from tournaments.pairing.teams import MAX_BOARDS
 from tournaments.services import team_corrections, team_events, team_reports
-
-
-def _valid(serializer_class, data) -> dict:
-    serializer = serializer_class(data=data)
-    serializer.is_valid(raise_exception=True)
-    return serializer.validated_data
 
 
 def _team(slug: str) -> Team:
@@ -71,7 +65,7 @@ class TeamEntriesView(APIView):
     @extend_schema(request=TeamInput, responses={201: TeamEntryDocument})
     def post(self, request, slug: str):
         tournament = team_selectors.team_event_by_slug(slug)
-        data = _valid(TeamInput, request.data)
+        data = validated(TeamInput, request.data)
         entry = team_events.team_enter(
             tournament=tournament, team=_team(data["team"]), actor=request.user, now=timezone.now()
         )
@@ -217,7 +211,7 @@ class LineupView(APIView):
     def post(self, request, slug: str, match: int):
         tournament = team_selectors.team_event_by_slug(slug)
         found = _match(tournament, match)
-        data = _valid(LineupInput, request.data)
+        data = validated(LineupInput, request.data)
         names = [name.strip() for name in data["players"]]
         act = (
             team_corrections.lineup_correct
@@ -251,7 +245,7 @@ def _report_step(request, slug: str, match: int, act, body=None) -> Response:
     """One step of a match's report (``act``: report, confirm, dispute) with the fields of
     ``body`` (a serializer class), answered with the report as it now stands."""
     found = _match(team_selectors.team_event_by_slug(slug), match)
-    fields = _valid(body, request.data) if body is not None else {}
+    fields = validated(body, request.data) if body is not None else {}
     return Response(_report(act(match=found, actor=request.user, now=timezone.now(), **fields)))
 
 

@@ -20,12 +20,13 @@ from leagues import selectors
 from leagues.models import Division, League
 from tournaments import notify, team_draw
 from tournaments import services as tournament_services
-from tournaments.models import AuditEntry, TeamEntry, TeamMatch, Tournament
+from tournaments.models import AuditEntry, Round, TeamEntry, TeamMatch, Tournament
 from tournaments.pairing.berger import berger_rounds
 from tournaments.pairing.teams import team_match_score
 from tournaments.permissions import require_club_admin, require_director
 from tournaments.services import team_events
-from tournaments.services.common import audit
+from tournaments.services.common import audit, locked
+from tournaments.services.rounds import round_finish_if_complete
 
 #: A division's settings and their bounds (the model's validators say the same).
 LEVELS, PROMOTE, DAYS_BETWEEN = (1, 9), (0, 4), (1, 60)
@@ -253,9 +254,11 @@ def fixture_postpone(
 ) -> TeamMatch:
     """The division's director moves one match (``match_id``) from its round's match day to
     ``when``, a later time: the fixtures, the teams' calendars and the day-before reminder
-    follow it, both teams' players are told. The line-ups stay those of the round (a director
-    corrects one as for any match). The same time again changes nothing; a match played, a
-    finished season or a time gone by is refused."""
+    follow it, both teams' players are told. Its line-ups stay open until it begins at that
+    time (:func:`tournaments.services.rounds.team_match_begin`); its round and the next ones go
+    on without it. A match whose round has begun without a result on it begins again then
+    (:func:`tournaments.services.team_events.match_reopen`). The same time again changes
+    nothing; a match played or under way, a finished season or a time gone by is refused."""
     tournament = division.tournament
     require_director(tournament, actor, _("postpone its matches"))
     if not isinstance(when, datetime) or when.tzinfo is None:
@@ -263,20 +266,17 @@ def fixture_postpone(
     if when <= now:
         raise InvalidInput(_("A match is postponed to a time to come."), code="bad_date")
     with transaction.atomic():
+        tournament = locked(tournament)  # as it is now; every match's writer locks it first
         match = (
-            TeamMatch.objects.select_for_update()
-            .filter(pk=match_id, round__tournament=tournament)
+            TeamMatch.objects.filter(pk=match_id, round__tournament=tournament)
             .exclude(second=None)
+            .select_related("round", "first", "second")
             .first()
         )
         if match is None:
             raise NotFound(
                 _("%(division)s has no match %(id)s.") % {"division": division.name, "id": match_id}
             )
-        match = TeamMatch.objects.select_related("round__tournament", "first", "second").get(
-            pk=match.pk
-        )
-        tournament = match.round.tournament  # as it is now
         if match.postponed_to == when:
             return match
         if tournament.status != Tournament.Status.RUNNING:
@@ -290,6 +290,9 @@ def fixture_postpone(
                 % {"home": match.first.name, "away": match.second.name},
                 code="match_played",
             )
+        reopened = match.begun_at is not None
+        if reopened:
+            team_events.match_reopen(match)
         was = match.postponed_to or tournament.round_time(match.round.number)
         match.postponed_to = when
         match.save(update_fields=["postponed_to"])
@@ -300,4 +303,7 @@ def fixture_postpone(
         detail = f"{match.first.name} – {match.second.name}: {moved}"
         audit(tournament, actor, AuditEntry.What.MATCH_POSTPONED, detail, now)
         notify.fixture_moved(match, now)
+        if reopened:  # its round may be complete without it now
+            round_ = Round.objects.select_for_update().get(pk=match.round_id)
+            round_finish_if_complete(tournament, round_, now)
     return match

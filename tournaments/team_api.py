@@ -14,7 +14,7 @@ from core.errors import NotFound
 from core.serializers import StrictSerializer, validated
 from teams.models import Team
 from tournaments import team_selectors
-from tournaments.models import Round, TeamEntry, TeamMatch, TeamMatchReport
+from tournaments.models import TeamEntry, TeamMatch, TeamMatchReport
 from tournaments.pairing.teams import MAX_BOARDS
 from tournaments.services import team_corrections, team_events, team_reports
 
@@ -201,9 +201,10 @@ class LineupDocument(serializers.Serializer):
 
 
 class LineupView(APIView):
-    """A team's line-up for a match, until its round begins: usernames in board order, kept
-    within the roster's order; while the round is in play, a director's correction (a late
-    player on a board left empty, a player replaced at a board with no result)."""
+    """A team's line-up for a match: usernames in board order, kept within the roster's order,
+    until the match begins (with its round, or at the time it was postponed to); once it is in
+    play, a director's correction (a late player on a board left empty, a player replaced at a
+    board with no result)."""
 
     permission_classes = [permissions.IsAuthenticated]
 
@@ -215,7 +216,7 @@ class LineupView(APIView):
         names = [name.strip() for name in data["players"]]
         act = (
             team_corrections.lineup_correct
-            if found.round.status == Round.Status.STARTED
+            if found.begun_at is not None
             else team_events.lineup_submit
         )
         lineup = act(

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from tournaments.models import Board, TeamEntry, TeamMatch, Tournament
+from tournaments.models import Board, Round, TeamEntry, TeamMatch, Tournament
 from tournaments.pairing import berger_pairings, knockout
 from tournaments.pairing.model import BLACK
 from tournaments.pairing.team_cup import FIRST, TeamCupDecision, team_cup_decision
@@ -54,6 +54,19 @@ def match_results(matches: list[TeamMatch]) -> dict[int, tuple[str, ...]]:
         for match in matches
         if match.forfeits or match.second_id is None
     }
+
+
+def match_in_play(match: TeamMatch) -> bool:
+    """Begun and still to be reported or corrected: a match of a round in play, or a postponed
+    match played after its round (a board still without its result)."""
+    if match.begun_at is None:
+        return False
+    if match.round.status == Round.Status.STARTED:
+        return True
+    return (
+        match.round.status == Round.Status.FINISHED
+        and Board.objects.filter(team_match=match, white__isnull=False, result="").exists()
+    )
 
 
 def records(tournament: Tournament, before: int | None = None) -> list[TeamMatchRecord]:

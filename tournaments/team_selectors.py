@@ -270,17 +270,19 @@ class LineupForm:
 
 
 def lineup_forms(tournament: Tournament, number: int, user) -> list[LineupForm]:
-    """The line-up forms ``user`` may fill in round ``number``: until it begins, the captains'
-    (and the directors'); while it is in play, the directors' corrections."""
+    """The line-up forms ``user`` may fill in round ``number``: until a match begins (with its
+    round, or at the time it was postponed to), the captains' (and the directors'); while it
+    is in play, the directors' corrections."""
     round_ = tournament.round_set.filter(number=number).first()
     if not user.is_authenticated or round_ is None:
         return []
-    correcting = round_.status == "started"
-    if round_.status != "paired" and not (correcting and is_director(tournament, user)):
-        return []
+    director = is_director(tournament, user)
     forms = []
-    for match in round_.team_matches.select_related("first__team", "second__team"):
-        if correcting and match.second is None:
+    for match in round_.team_matches.select_related("round", "first__team", "second__team"):
+        correcting = match.begun_at is not None
+        if correcting and not (
+            director and match.second is not None and team_draw.match_in_play(match)
+        ):
             continue
         for entry in (match.first, match.second):
             if entry is None or not acts_for(tournament, entry.team, user):

@@ -121,7 +121,7 @@ def team_event_action(request, slug: str, action: str):
             players = team_events.lineup_players(
                 [data.get(f"board_{n}", "") for n in range(1, tournament.team_boards + 1)]
             )
-            if match.round.status == Round.Status.STARTED:
+            if match.begun_at is not None:
                 team_corrections.lineup_correct(
                     match=match, team=team, players=players, actor=request.user, now=now
                 )

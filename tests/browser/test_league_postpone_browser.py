@@ -5,7 +5,9 @@ match day two weeks from now. Dora, who runs the club, on a 1366x768 laptop, ope
 division's page, presses "Postpone" beside Team A's match, is refused a day gone by, then
 moves it a week later at 19:30: the fixture reads "postponed to ..." while the round keeps its
 match day, and the round's matches page says so too. Ann, Team A's captain, on her phone
-(390x844), reads the new day on the division's page and in her notifications. Every step read
+(390x844), reads the new day on the division's page and in her notifications; the round
+begins on its day without the match, and Ann sends her line-up for it afterwards, her last
+board left empty. Every step read
 from the screen, inside the viewport; no console or page error; screenshots in
 ``SCREENSHOT_DIR``.
 """
@@ -26,8 +28,9 @@ from tests.browser.site_pages import screenshot_dir
 from tests.browser.tournament_pages import form_field, messages
 from tests.conftest import PASSWORD
 from tests.tournaments.team_league import league_club
-from tournaments.models import TeamMatch
+from tournaments.models import TeamLineup, TeamMatch
 from tournaments.services import team_events
+from tournaments.services.rounds import round_start
 
 BRUSSELS = ZoneInfo("Europe/Brussels")
 CAPTAINS = {0: ("ann", "Ann")}
@@ -68,6 +71,7 @@ def test_a_director_postpones_a_league_match(
     log_in,
 ):
     division, match = outside_the_event_loop(_started_division, make_player=make_player)
+    boards = division.tournament.team_boards
     match_day = division.first_day
     new_day = match_day + timedelta(days=7)
     shown_match_day = date_format(match_day, "DATE_FORMAT")
@@ -125,6 +129,37 @@ def test_a_director_postpones_a_league_match(
         expect(told).to_have_count(1)
         in_the_window(ann, told)
         ann.screenshot(path=str(shots / "sumito-league-postponed-told.png"), full_page=True)
+
+        # the round begins on its day without the match: Ann sends her line-up afterwards
+        outside_the_event_loop(
+            round_start,
+            tournament_id=division.tournament_id,
+            number=1,
+            actor=None,
+            now=timezone.now(),
+        )
+        ann.goto(f"/tournaments/{division.tournament.slug}/matches/1/")
+        ours = ann.locator(f'.team-match[data-match="{match.number}"]')
+        expect(ours.locator(".waits")).to_have_text(
+            "Its captains send their line-ups until it begins."
+        )
+        form = ann.locator(".lineup-form")
+        expect(form).to_have_count(1)
+        last = form.get_by_label(f"Board {boards}", exact=True)
+        last.scroll_into_view_if_needed()
+        in_the_window(ann, last)
+        last.select_option("")  # nobody for the last board
+        send = form.get_by_role("button", name="Send the line-up")
+        send.scroll_into_view_if_needed()
+        in_the_window(ann, send)
+        send.click()
+        expect(messages(ann)).to_contain_text(f"{match.first.name}'s line-up is in.")
+        expect(ann.locator(".lineup-form .muted").first).to_have_text(
+            "Sent; you may change it until the match begins."
+        )
+        ann.screenshot(path=str(shots / "sumito-league-postponed-lineup.png"), full_page=True)
+    sent = TeamLineup.objects.get(match=match, entry=match.first)
+    assert len(sent.players) == boards and sent.players[-1] is None and not sent.by_default
     moved = TeamMatch.objects.get(pk=match.pk).postponed_to
     assert moved == datetime.combine(new_day, time(19, 30), tzinfo=BRUSSELS)
     assert Notification.objects.filter(kind="fixture_moved", user__username="ann").count() == 1

@@ -13,16 +13,20 @@ from django.urls import reverse
 from django.utils import translation
 from icalendar import Calendar
 
+from accounts.models import User
 from core.errors import Conflict, InvalidInput, NotAllowed, NotFound
 from leagues import selectors, services
 from leagues.calendar import team_calendar
 from leagues.models import Division
 from notifications.models import Notification
 from notifications.texts import notification_text
-from tournaments import notify
+from tournaments import notify, team_draw
 from tournaments import services as tournament_services
-from tournaments.models import AuditEntry, Board, TeamMatch
+from tournaments.models import AuditEntry, Board, Round, TeamLineup, TeamMatch, Tournament
+from tournaments.pairing.teams import team_match_score
 from tournaments.services.results import board_result_set
+from tournaments.services.team_events import lineup_submit, roster_of
+from tournaments.team_selectors import lineup_forms
 
 from ..tournaments.conftest import T0
 from .conftest import FIRST_DAY
@@ -182,3 +186,105 @@ def test_the_postponement_on_the_pages_and_the_api(started, client):
     assert denied.status_code == 403
     kept.refresh_from_db()
     assert kept.postponed_to == datetime(2026, 12, 11, 18, 30, tzinfo=ZoneInfo("UTC"))
+
+
+def test_a_postponed_match_is_played_at_its_own_time_and_the_season_waits_for_it(started):
+    league, owner, teams, first, second, moved, kept = started
+    tournament = first.tournament
+    boards = tournament.team_boards
+    services.fixture_postpone(division=first, match_id=moved.pk, actor=owner, when=LATER, now=T0)
+    tournament_services.tournaments_move_on(now=MATCH_DAY)  # round 1 begins without it
+    moved.refresh_from_db()
+    kept.refresh_from_db()
+    assert (moved.begun_at, kept.begun_at) == (None, MATCH_DAY)
+    assert not Board.objects.filter(team_match=moved).exists()
+    assert Board.objects.filter(team_match=kept).count() == boards
+    paired = Notification.objects.filter(kind="round_paired")
+    assert {n.user_id for n in paired} & roster(moved) == set()
+
+    # its line-ups stay open after the round began (the last board left empty), the other's not
+    home = moved.first.team
+    fielded = [User.objects.get(pk=pk) for pk, _name in roster_of(home)[: boards - 1]]
+    later = MATCH_DAY + timedelta(days=2)
+    lineup_submit(match=moved, team=home, players=[*fielded, None], actor=home.captain, now=later)
+    with pytest.raises(Conflict) as closed:
+        lineup_submit(
+            match=kept, team=kept.first.team, players=[], actor=kept.first.team.captain, now=later
+        )
+    assert closed.value.code == "lineups_closed"
+    forms = lineup_forms(tournament, 1, home.captain)
+    assert [(f.match.pk, f.correcting, f.sent) for f in forms] == [(moved.pk, False, True)]
+    assert lineup_forms(tournament, 1, kept.first.team.captain) == []
+
+    # round 1 ends without it, the season goes on to its last round, and waits for it
+    for board in Board.objects.filter(team_match=kept):
+        board_result_set(board=board, actor=owner, result="1-0", now=later)
+    assert Round.objects.get(tournament=tournament, number=1).status == Round.Status.FINISHED
+    for number in range(2, tournament.rounds + 1):
+        tournament_services.round_pair(tournament_id=tournament.pk, number=number, now=later)
+        tournament_services.round_start(
+            tournament_id=tournament.pk, number=number, actor=owner, now=later
+        )
+        for board in Board.objects.filter(round__tournament=tournament, round__number=number):
+            board_result_set(board=board, actor=owner, result="0-1", now=later)
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.RUNNING
+    assert not Round.objects.filter(tournament=tournament).exclude(status="finished").exists()
+
+    # its time comes: its boards from the line-ups sent meanwhile, its players told; once
+    for now in (LATER, LATER + timedelta(minutes=1)):
+        tournament_services.tournaments_move_on(now=now)
+    moved.refresh_from_db()
+    home_black = boards % 2 == 1  # the home team is Black on the odd boards
+    assert moved.begun_at == LATER and moved.forfeits[-1] == ("-+" if home_black else "+-")
+    played = Board.objects.filter(team_match=moved).order_by("slot")
+    assert [b.slot for b in played] == list(range(1, boards))
+    assert [b.round.number for b in played] == [1] * (boards - 1)
+    assert {n.user_id for n in paired.all()} >= {u.pk for u in fielded}
+    with pytest.raises(Conflict):
+        lineup_submit(match=moved, team=home, players=fielded, actor=home.captain, now=LATER)
+    for board in played:
+        board_result_set(board=board, actor=owner, result="1/2-1/2", now=LATER)
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.FINISHED
+    score = team_match_score(team_draw.match_results([moved])[moved.pk])
+    assert (score.first, score.second) == ((boards - 1) / 2, (boards - 1) / 2 + 1)
+
+
+def test_a_match_begun_without_a_result_is_postponed_and_begins_again(started):
+    league, owner, teams, first, second, moved, kept = started
+    tournament = first.tournament
+    boards = tournament.team_boards
+    tournament_services.tournaments_move_on(now=MATCH_DAY)
+    soon = MATCH_DAY + timedelta(hours=1)
+    # a match with a result in is not postponed: nothing changes
+    some = Board.objects.filter(team_match=moved).order_by("slot").first()
+    board_result_set(board=some, actor=owner, result="1-0", now=soon)
+    with pytest.raises(Conflict) as begun:
+        services.fixture_postpone(
+            division=first, match_id=moved.pk, actor=owner, when=LATER, now=soon
+        )
+    assert begun.value.code == "match_begun"
+    moved.refresh_from_db()
+    assert moved.postponed_to is None and moved.begun_at == MATCH_DAY
+    assert Board.objects.filter(team_match=moved).count() == boards
+
+    # the other, nothing played on it, opens again until its new time
+    services.fixture_postpone(division=first, match_id=kept.pk, actor=owner, when=LATER, now=soon)
+    kept.refresh_from_db()
+    assert (kept.begun_at, kept.forfeits, kept.postponed_to) == (None, [], LATER)
+    assert not Board.objects.filter(team_match=kept).exists()
+    assert not TeamLineup.objects.filter(match=kept).exists()  # the ones fielded by default
+    home = kept.first.team
+    fielded = [User.objects.get(pk=pk) for pk, _name in roster_of(home)[:boards]]
+    lineup_submit(match=kept, team=home, players=fielded, actor=home.captain, now=soon)
+    # round 1 ends with the match played
+    for board in Board.objects.filter(team_match=moved, result=""):
+        board_result_set(board=board, actor=owner, result="0-1", now=soon)
+    assert Round.objects.get(tournament=tournament, number=1).status == Round.Status.FINISHED
+    tournament_services.tournaments_move_on(now=LATER)
+    kept.refresh_from_db()
+    assert kept.begun_at == LATER
+    again = Board.objects.filter(team_match=kept).order_by("slot")
+    assert [b.slot for b in again] == list(range(1, boards + 1))
+    assert {again[0].black.user_id, again[0].white.user_id} >= {fielded[0].pk}

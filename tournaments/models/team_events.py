@@ -71,6 +71,9 @@ class TeamMatch(models.Model):
     #: a league's match moved by its director from the round's match day to this time
     #: (:func:`leagues.services.fixture_postpone`); None: played on the round's day
     postponed_to = models.DateTimeField(null=True, blank=True)
+    #: when its boards were made from the line-ups: the round's start, or a postponed match's
+    #: own time (:func:`tournaments.services.rounds.team_match_begin`); None: line-ups open
+    begun_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["round", "number"]

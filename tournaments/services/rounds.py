@@ -21,7 +21,7 @@ from core.errors import Conflict, NotFound, ServiceError, engine_text
 from core.jobs import enqueue
 from tournaments import draw, notify, team_draw
 from tournaments.identity import initial_order_key
-from tournaments.models import AuditEntry, Board, Entrant, Round, Tournament
+from tournaments.models import AuditEntry, Board, Entrant, Round, TeamMatch, Tournament
 from tournaments.pairing import PairingError, berger_rounds, knockout
 from tournaments.permissions import require_director
 from tournaments.services import team_events
@@ -33,6 +33,7 @@ logger = logging.getLogger(__name__)
 PAIR_TASK = "tournaments.tasks.pair_round"
 ADVANCE_TASK = "tournaments.tasks.advance_tournament"
 PAIRING_ERROR_LENGTH = 500
+BEGUN = (Round.Status.STARTED, Round.Status.FINISHED)
 
 
 # --- starting the tournament ---------------------------------------------------------------------
@@ -103,7 +104,8 @@ def tournaments_move_on(*, now: datetime) -> int:
     """What the tournaments' own clocks call for at ``now``, found in the database (the periodic
     job, every few seconds; idempotent). How many tournaments it moved on.
 
-    1. Paired rounds whose scheduled time has come are started.
+    1. Paired rounds whose scheduled time has come are started, and a team event's matches
+       postponed to a time that has come begin.
     2. Automatic tournaments whose pause after a round is over have their next round paired and
        started by a background job.
     3. A background pairing that has not answered for ``PAIRING_JOB_PATIENCE_SECONDS`` (its message lost
@@ -118,6 +120,12 @@ def tournaments_move_on(*, now: datetime) -> int:
     ).values_list("tournament_id", "number")
     for tournament_id, number in due:
         round_start(tournament_id=tournament_id, number=number, actor=None, now=now)
+        moved += 1
+    late = TeamMatch.objects.filter(
+        begun_at=None, postponed_to__lte=now, round__status__in=BEGUN
+    ).values_list("pk", flat=True)
+    for match_id in late:
+        team_match_begin(match_id=match_id, now=now)
         moved += 1
     waiting = Tournament.objects.filter(
         status=Tournament.Status.RUNNING, next_round_at__lte=now
@@ -404,21 +412,56 @@ def round_start(*, tournament_id: int, number: int, actor: User | None, now: dat
 def _start_locked(tournament: Tournament, round_: Round, now: datetime) -> None:
     if tournament.is_team_event:
         team_events.round_boards_create(tournament, round_, now)
-    if tournament.play_mode == Tournament.PlayMode.SERVER:
-        for board in round_.boards.filter(white__isnull=False, result="").select_related(
-            "black__user", "white__user"
-        ):
-            board_game_create(tournament, round_, board, now)
+    _games_create(tournament, round_, round_.boards.all(), now)
     round_.status = Round.Status.STARTED
     round_.started_at = now
     round_.save(update_fields=["status", "started_at"])
     round_finish_if_complete(tournament, round_, now)
 
 
+def _games_create(tournament: Tournament, round_: Round, boards, now: datetime) -> None:
+    """On the server: a game with its clock for each of ``boards`` with two players."""
+    if tournament.play_mode != Tournament.PlayMode.SERVER:
+        return
+    for board in boards.filter(white__isnull=False, result="").select_related(
+        "black__user", "white__user"
+    ):
+        board_game_create(tournament, round_, board, now)
+
+
+def team_match_begin(*, match_id: int, now: datetime) -> TeamMatch | None:
+    """A league match postponed past its round's start begins at its own time (the beat calls
+    this): its boards from the line-ups sent meanwhile, on the server their games, its players
+    told. Its round went on without it (a round-robin's next rounds do not wait); the event
+    ends once it is played. Idempotent."""
+    with transaction.atomic():
+        tournament_id = (
+            TeamMatch.objects.filter(pk=match_id).values_list("round__tournament_id", flat=True)
+        ).first()
+        if tournament_id is None:
+            return None
+        tournament = locked(Tournament(pk=tournament_id))
+        round_ = Round.objects.select_for_update().get(team_matches=match_id)
+        match = TeamMatch.objects.select_for_update().get(pk=match_id)
+        if match.begun_at is not None or round_.status not in BEGUN:
+            return match
+        match = TeamMatch.objects.select_related("first__team__club", "second__team__club").get(
+            pk=match_id
+        )
+        Board.objects.bulk_create(team_events.match_boards_create(tournament, round_, match, now))
+        _games_create(tournament, round_, round_.boards.filter(team_match=match), now)
+        notify.round_paired(tournament, round_, now)  # told once per round: this match's players
+        round_finish_if_complete(tournament, round_, now)
+    return match
+
+
 def round_finish_if_complete(tournament: Tournament, round_: Round, now: datetime) -> None:
     """Close the round once every board has a result; then move the tournament on (the next
     round paired, or paired and started after the pause, as the tournament's settings say).
     The caller holds the tournament's and the round's locks."""
+    if round_.status == Round.Status.FINISHED:
+        _finish_if_complete(tournament, now)  # a postponed match of a round gone by, played
+        return
     if round_.status != Round.Status.STARTED:
         return
     if round_.boards.filter(white__isnull=False, result="").exists():
@@ -431,9 +474,7 @@ def round_finish_if_complete(tournament: Tournament, round_: Round, now: datetim
     round_.finished_at = now
     round_.save(update_fields=["status", "finished_at"])
     if round_.number >= tournament.rounds:
-        Tournament.objects.filter(pk=tournament.pk, status=Tournament.Status.RUNNING).update(
-            status=Tournament.Status.FINISHED, finished_at=now
-        )
+        _finish_if_complete(tournament, now)
         return
     if tournament.round_start == Tournament.RoundStart.AUTO and tournament.round_pause_seconds:
         # after the pause: tournaments_move_on asks for the next round then
@@ -441,6 +482,25 @@ def round_finish_if_complete(tournament: Tournament, round_: Round, now: datetim
         tournament.save(update_fields=["next_round_at"])
     elif tournament.round_start in (Tournament.RoundStart.AUTO, Tournament.RoundStart.SCHEDULED):
         _request_pairing(tournament, round_.number + 1, now)
+
+
+def _finish_if_complete(tournament: Tournament, now: datetime) -> None:
+    """The event ends when its last round has, and no postponed match is left to play."""
+    if not Round.objects.filter(
+        tournament=tournament, number=tournament.rounds, status=Round.Status.FINISHED
+    ).exists():
+        return
+    if Board.objects.filter(round__tournament=tournament, white__isnull=False, result="").exists():
+        return
+    if (
+        TeamMatch.objects.filter(round__tournament=tournament, begun_at=None)
+        .exclude(second=None)
+        .exists()
+    ):
+        return
+    Tournament.objects.filter(pk=tournament.pk, status=Tournament.Status.RUNNING).update(
+        status=Tournament.Status.FINISHED, finished_at=now
+    )
 
 
 # --- editing a paired round ----------------------------------------------------------------------

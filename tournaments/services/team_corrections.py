@@ -25,7 +25,8 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 from core.errors import Conflict, InvalidInput, engine_text
 from teams.models import Team
-from tournaments.models import AuditEntry, Board, Round, TeamLineup, TeamMatch, Tournament
+from tournaments import team_draw
+from tournaments.models import AuditEntry, Board, TeamLineup, TeamMatch, Tournament
 from tournaments.pairing.teams import lineup_problems, lineup_results
 from tournaments.permissions import require_director
 from tournaments.services.common import audit, locked
@@ -59,7 +60,7 @@ def lineup_correct(
                 _("%(team)s does not play in this match.") % {"team": team.name},
                 code="not_in_match",
             )
-        if match.round.status != Round.Status.STARTED:
+        if not team_draw.match_in_play(match):
             raise Conflict(
                 _(
                     "Round %(number)s is not in play: its line-ups are corrected before it begins, "

@@ -24,10 +24,12 @@ from tournaments.models import (
     AuditEntry,
     Board,
     Entrant,
+    ResultReport,
     Round,
     TeamEntry,
     TeamLineup,
     TeamMatch,
+    TeamMatchReport,
     Tournament,
 )
 from tournaments.pairing import knockout
@@ -219,7 +221,7 @@ def lineup_submit(
     *, match: TeamMatch, team: Team, players: list[User | None], actor: User, now: datetime
 ) -> TeamLineup:
     """The players ``team`` fields in ``match``, board 1 first (None: a board left empty),
-    until the round begins; kept within the roster's order (``teams.lineup_problems``)."""
+    until the match begins (with its round, or at the time it was postponed to); kept within the roster's order (``teams.lineup_problems``)."""
     with transaction.atomic():
         tournament = locked(match.round.tournament)
         match = TeamMatch.objects.select_related("round", "first", "second").get(pk=match.pk)
@@ -233,10 +235,10 @@ def lineup_submit(
                 code="not_in_match",
             )
         _require_may_act_for(tournament, team, actor)
-        if match.round.status != Round.Status.PAIRED:
+        if match.begun_at is not None:
             raise Conflict(
-                _("Round %(number)s has begun: its line-ups are closed.")
-                % {"number": match.round.number},
+                _("Round %(number)s's match %(match)s has begun: its line-ups are closed.")
+                % {"number": match.round.number, "match": match.number},
                 code="lineups_closed",
             )
         ids = [player.pk if player is not None else None for player in players]
@@ -304,37 +306,75 @@ def entrant_for(tournament: Tournament, user_id: int, entry: TeamEntry, cache: d
 
 
 def round_boards_create(tournament: Tournament, round_: Round, now: datetime) -> None:
-    """When the round begins: each match's boards from the two line-ups, the first team Black
-    on the odd boards; a board one team left empty is its forfeit (both: a double forfeit),
-    kept in the match's ``forfeits``. The caller holds the lock and creates the games."""
-    boards = tournament.team_boards
-    cache: dict = {}
+    """When the round begins: each match's boards (:func:`match_boards_create`), but for a match
+    postponed past ``now``, which begins at its own time. The caller holds the lock and creates
+    the games."""
     made = []
     for match in round_.team_matches.select_related("first__team__club", "second__team__club"):
-        if match.second is None:
+        if match.postponed_to is not None and match.postponed_to > now:
             continue
-        first = _lineup(tournament, match, match.first, now)
-        second = _lineup(tournament, match, match.second, now)
-        decided = lineup_results(first, second)
-        match.forfeits = [result or "" for result in decided]
-        match.save(update_fields=["forfeits"])
-        for slot, result in enumerate(decided, start=1):
-            if result is not None:
-                continue
-            ours, theirs = first[slot - 1], second[slot - 1]
-            black, white = (ours, theirs) if slot % 2 else (theirs, ours)
-            black_entry, white_entry = (
-                (match.first, match.second) if slot % 2 else (match.second, match.first)
-            )
-            made.append(
-                Board(
-                    round=round_,
-                    number=(match.number - 1) * boards + slot,
-                    black=entrant_for(tournament, black, black_entry, cache),
-                    white=entrant_for(tournament, white, white_entry, cache),
-                    team_match=match,
-                    slot=slot,
-                )
-            )
+        made += match_boards_create(tournament, round_, match, now)
     Board.objects.bulk_create(made)
     notify.round_paired(tournament, round_, now)  # each player: board, colour, opponent
+
+
+def match_reopen(match: TeamMatch) -> None:
+    """Undo a match's beginning for its postponement (the caller holds the tournament's lock):
+    its boards and the line-ups fielded by default go, the captains send line-ups again until
+    it begins. Refused once anything was played or reported on it (409 ``match_begun``)."""
+    boards = Board.objects.filter(team_match=match)
+    if (
+        boards.exclude(result="").exists()
+        or boards.exclude(game=None).exists()
+        or ResultReport.objects.filter(board__team_match=match).exists()
+        or TeamMatchReport.objects.filter(match=match).exists()
+    ):
+        raise Conflict(
+            _("%(home)s – %(away)s has begun: its games or results are coming in.")
+            % {"home": match.first.name, "away": match.second.name},
+            code="match_begun",
+        )
+    boards.delete()
+    TeamLineup.objects.filter(match=match, by_default=True).delete()
+    match.forfeits = []
+    match.begun_at = None
+    match.save(update_fields=["forfeits", "begun_at"])
+
+
+def match_boards_create(
+    tournament: Tournament, round_: Round, match: TeamMatch, now: datetime
+) -> list[Board]:
+    """The match's boards (unsaved) from the two line-ups, the first team Black on the odd
+    boards; a board one team left empty is its forfeit (both: a double forfeit), kept in the
+    match's ``forfeits``. Its line-ups close (``begun_at``)."""
+    match.begun_at = now
+    if match.second is None:
+        match.save(update_fields=["begun_at"])
+        return []
+    boards = tournament.team_boards
+    cache: dict = {}
+    first = _lineup(tournament, match, match.first, now)
+    second = _lineup(tournament, match, match.second, now)
+    decided = lineup_results(first, second)
+    match.forfeits = [result or "" for result in decided]
+    match.save(update_fields=["forfeits", "begun_at"])
+    made = []
+    for slot, result in enumerate(decided, start=1):
+        if result is not None:
+            continue
+        ours, theirs = first[slot - 1], second[slot - 1]
+        black, white = (ours, theirs) if slot % 2 else (theirs, ours)
+        black_entry, white_entry = (
+            (match.first, match.second) if slot % 2 else (match.second, match.first)
+        )
+        made.append(
+            Board(
+                round=round_,
+                number=(match.number - 1) * boards + slot,
+                black=entrant_for(tournament, black, black_entry, cache),
+                white=entrant_for(tournament, white, white_entry, cache),
+                team_match=match,
+                slot=slot,
+            )
+        )
+    return made

@@ -21,11 +21,10 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 from core.errors import Conflict, InvalidInput, NotAllowed
-from tournaments import notify
+from tournaments import notify, team_draw
 from tournaments.models import (
     AuditEntry,
     Board,
-    Round,
     TeamEntry,
     TeamMatch,
     TeamMatchReport,
@@ -59,7 +58,7 @@ def _match_in_play(match: TeamMatch) -> tuple[Tournament, TeamMatch, dict[int, B
             _("On the server the games give the results; nothing is reported."),
             code="server_event",
         )
-    if match.round.status != Round.Status.STARTED:
+    if not team_draw.match_in_play(match):
         raise Conflict(
             _("Round %(number)s is not in play: nothing is reported.")
             % {"number": match.round.number},

@@ -233,7 +233,7 @@ def _match(
 ) -> None:
     first = entries[match.first]
     if match.second is None:
-        TeamMatch.objects.create(round=round_, number=index, first=first)
+        TeamMatch.objects.create(round=round_, number=index, first=first, begun_at=now)
         return
     second = entries[match.second]
     forfeits = [
@@ -243,7 +243,7 @@ def _match(
         )
     ]
     row = TeamMatch.objects.create(
-        round=round_, number=index, first=first, second=second, forfeits=forfeits
+        round=round_, number=index, first=first, second=second, forfeits=forfeits, begun_at=now
     )
     for entry, lineup in ((first, match.first_lineup), (second, match.second_lineup)):
         TeamLineup.objects.create(

@@ -189,44 +189,79 @@ def _scheduled_team_rounds():
     return [(round_, round_.tournament.round_time(round_.number)) for round_ in waiting]
 
 
-def remind_captains(*, now: datetime) -> int:
-    """Remind each captain of a team event whose line-up for the round paired is not in, once,
-    ``LINEUP_REMINDER_MINUTES`` before the round's scheduled start (or half-way between its
-    pairing and its start, when that is later); how many reminders were written."""
-    window = timedelta(minutes=settings.LINEUP_REMINDER_MINUTES)
-    written = 0
+def _lineups_due(now: datetime, window: timedelta) -> list[tuple[TeamMatch, datetime, str]]:
+    """The team matches whose captains are reminded of their line-ups now, each with its start
+    and the key of its reminders (the team's id added): a scheduled round's matches
+    ``window`` before the round's time (or half-way between its pairing and its start, when
+    that is later), a match postponed past its round's start ``window`` before its own time
+    (its key names the time: moved again, reminded again)."""
+    due = []
     for round_, starts in _scheduled_team_rounds():
-        tournament = round_.tournament
         if starts is None or starts <= now:
             continue
         paired = round_.paired_at or now
-        due = max(starts - window, paired + (starts - paired) / 2)
-        if now < due:
+        if now < max(starts - window, paired + (starts - paired) / 2):
             continue
-        sent = set(
-            TeamLineup.objects.filter(match__round=round_).values_list("match_id", "entry_id")
+        key = f"lineup_reminder:{round_.tournament.pk}:{round_.number}:"
+        for match in (
+            round_.team_matches.exclude(second=None)
+            .exclude(postponed_to__gt=starts)
+            .select_related("round__tournament", "first__team__captain", "second__team__captain")
+        ):
+            due.append((match, starts, key))
+    moved = (
+        TeamMatch.objects.filter(
+            begun_at=None,
+            postponed_to__gt=now,
+            postponed_to__lte=now + window,
+            round__tournament__status=Tournament.Status.RUNNING,
         )
+        .exclude(second=None)
+        .select_related("round__tournament", "first__team__captain", "second__team__captain")
+    )
+    for match in moved:
+        round_time = match.round.tournament.round_time(match.round.number)
+        if match.round.status == Round.Status.PAIRED and (
+            round_time is None or match.postponed_to <= round_time
+        ):
+            continue  # begins with its round: reminded with it
+        moment = int(match.postponed_to.timestamp())
+        key = f"lineup_reminder:{match.round.tournament_id}:{match.round.number}:@{moment}:"
+        due.append((match, match.postponed_to, key))
+    return due
+
+
+def remind_captains(*, now: datetime) -> int:
+    """Remind each captain of a team event whose line-up for a match about to begin is not in,
+    once, ``LINEUP_REMINDER_MINUTES`` before it (:func:`_lineups_due`); how many reminders
+    were written."""
+    due = _lineups_due(now, timedelta(minutes=settings.LINEUP_REMINDER_MINUTES))
+    sent = set(
+        TeamLineup.objects.filter(match__in=[match for match, _, _ in due]).values_list(
+            "match_id", "entry_id"
+        )
+    )
+    written = 0
+    for match, starts, key in due:
+        tournament, round_ = match.round.tournament, match.round
         minutes = max(1, round((starts - now).total_seconds() / 60))
         url = reverse(
             "tournament-team-matches", kwargs={"slug": tournament.slug, "number": round_.number}
         )
-        for match in round_.team_matches.exclude(second=None).select_related(
-            "first__team__captain", "second__team__captain"
-        ):
-            for entry, opponent in ((match.first, match.second), (match.second, match.first)):
-                captain = entry.team.captain
-                if captain is None or (match.pk, entry.pk) in sent:
-                    continue
-                notification = notification_create(
-                    user=captain,
-                    kind="lineup_reminder",
-                    key=f"lineup_reminder:{tournament.pk}:{round_.number}:{entry.team_id}",
-                    data=_common(tournament, round_)
-                    | {"team": entry.name, "opponent": opponent.name, "minutes": minutes},
-                    url=url,
-                    now=now,
-                )
-                written += notification.created == now
+        for entry, opponent in ((match.first, match.second), (match.second, match.first)):
+            captain = entry.team.captain
+            if captain is None or (match.pk, entry.pk) in sent:
+                continue
+            notification = notification_create(
+                user=captain,
+                kind="lineup_reminder",
+                key=f"{key}{entry.team_id}",
+                data=_common(tournament, round_)
+                | {"team": entry.name, "opponent": opponent.name, "minutes": minutes},
+                url=url,
+                now=now,
+            )
+            written += notification.created == now
     return written
 
 

@@ -193,6 +193,13 @@ def test_a_postponed_match_is_played_at_its_own_time_and_the_season_waits_for_it
     tournament = first.tournament
     boards = tournament.team_boards
     services.fixture_postpone(division=first, match_id=moved.pk, actor=owner, when=LATER, now=T0)
+    # the captains reminded of their line-ups before the match day: the other match's only
+    reminders = Notification.objects.filter(kind="lineup_reminder")
+    assert notify.remind_captains(now=MATCH_DAY - timedelta(hours=1)) == 2
+    assert {n.user_id for n in reminders} == {
+        kept.first.team.captain_id,
+        kept.second.team.captain_id,
+    }
     tournament_services.tournaments_move_on(now=MATCH_DAY)  # round 1 begins without it
     moved.refresh_from_db()
     kept.refresh_from_db()
@@ -215,6 +222,11 @@ def test_a_postponed_match_is_played_at_its_own_time_and_the_season_waits_for_it
     forms = lineup_forms(tournament, 1, home.captain)
     assert [(f.match.pk, f.correcting, f.sent) for f in forms] == [(moved.pk, False, True)]
     assert lineup_forms(tournament, 1, kept.first.team.captain) == []
+    # before its own time, the captain whose line-up is not in is reminded, once
+    assert notify.remind_captains(now=LATER - timedelta(days=2)) == 0
+    assert notify.remind_captains(now=LATER - timedelta(hours=2)) == 1
+    assert notify.remind_captains(now=LATER - timedelta(hours=1)) == 0
+    assert reminders.filter(user=moved.second.team.captain).count() == 1
 
     # round 1 ends without it, the season goes on to its last round, and waits for it
     for board in Board.objects.filter(team_match=kept):

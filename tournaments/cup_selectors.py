@@ -244,3 +244,56 @@ def cup_champion(bracket: list[CupRound]) -> CupSide | None:
         if side is not None and side.won and final.state in ("decided", "bye"):
             return side
     return None
+
+
+@dataclass(frozen=True)
+class CupPlace:
+    """A side's final place in the cup: ``first`` to ``last`` when shared (3-4, 5-8, ...)."""
+
+    first: int
+    last: int
+    side: CupSide
+
+    @property
+    def label(self) -> str:
+        return str(self.first) if self.first == self.last else f"{self.first}–{self.last}"
+
+
+def cup_places(bracket: list[CupRound]) -> list[CupPlace]:
+    """Every side's final place once the final is decided (:func:`knockout.final_places`; a
+    place shared listed by seed), else nothing."""
+    champion = cup_champion(bracket)
+    if champion is None:
+        return []
+    sides: dict[str, CupSide] = {}
+    losers: list[list[str]] = []
+    third: tuple[str, str] | None = None
+    for round_ in bracket:
+        out = []
+        for match in round_.matches:
+            if match.state != "decided" or match.black is None or match.white is None:
+                continue
+            lost = [side for side in (match.black, match.white) if not side.won]
+            if match.third_place:
+                if len(lost) == 1:
+                    won = match.white if lost[0] is match.black else match.black
+                    third = (won.username, lost[0].username)
+                continue
+            for side in lost:
+                sides.setdefault(side.username, side)
+                out.append(side)
+        losers.append([side.username for side in sorted(out, key=lambda side: side.seed)])
+    sides[champion.username] = champion
+    return [
+        CupPlace(first, last, sides[key])
+        for first, last, key in knockout.final_places(losers, champion.username, third)
+    ]
+
+
+def places_of(tournament: Tournament) -> list[CupPlace]:
+    """A cup's final places (individual or team), once its final is decided; else nothing."""
+    if not tournament.has_bracket:
+        return []
+    if tournament.is_team_cup:
+        return cup_places(team_cup_bracket(tournament))
+    return cup_places(cup_bracket(tournament))

@@ -288,6 +288,7 @@ def tournament_standings(request, slug: str):
             standings=selectors.standings(tournament, after=after),
             tiebreak_names=selectors.tiebreak_names(tournament),
             earlier=range(1, tournament.current_round),
+            places=cup_selectors.places_of(tournament),
         ),
     )
 
@@ -310,6 +311,7 @@ def tournament_bracket(request, slug: str):
             tournament,
             bracket=bracket,
             champion=cup_selectors.cup_champion(bracket),
+            places=cup_selectors.cup_places(bracket),  # the bracket read once
         ),
     )
 

@@ -15,7 +15,8 @@ it reads "decided by lot", Team C - Team F "decided by game points". She pairs t
 from the event page; Ann sends Team A's line-up on her phone; Dora starts the round and enters
 Team A - Team D from the round page: 2-2, Team A ahead on the top boards, "decided by
 board-by-board elimination". Then the final beside the match for third place; Dora enters the
-final: "Team A wins the cup.", on the laptop and on Ann's phone. Every step read from the
+final: "Team A wins the cup.", on the laptop and on Ann's phone, with the final places under
+the bracket and atop the standings. Every step read from the
 screen, inside the viewport; no console or page error; screenshots in ``SCREENSHOT_DIR``.
 """
 
@@ -324,9 +325,26 @@ def test_a_team_cup_is_run_from_its_form_to_its_final(
         last.nth(1).scroll_into_view_if_needed()
         in_the_window(dora, last.nth(1))
         dora.screenshot(path=str(shots / "sumito-team-cup-final.png"), full_page=True)
+        # the final places under the bracket: the final, then the match for third place
+        places = dora.locator("#cup-places tbody tr")
+        expect(places.nth(0)).to_have_text("1Team A1")
+        expect(places.nth(1)).to_have_text("2Team B2")
+        expect(places.nth(2)).to_have_text("3Team D4")
+        expect(places.nth(3)).to_have_text("4Team C3")
+        places.nth(3).scroll_into_view_if_needed()
+        in_the_window(dora, places.nth(3))
 
         ann.goto(f"/tournaments/{slug}/bracket/")
         expect(ann.locator("#champion")).to_have_text("Team A wins the cup.")
         in_the_window(ann, ann.locator("#champion"))
         ann.screenshot(path=str(shots / "sumito-team-cup-final-phone.png"))
+        # the standings page leads with the teams' places, then the players' game points
+        ann.goto(f"/tournaments/{slug}/standings/")
+        first = ann.locator("#cup-places tbody tr").first
+        expect(first).to_have_text("1Team A1")
+        in_the_window(ann, first)
+        expect(ann.locator("#board-points")).to_have_text(
+            "Each player's game points on the boards they played for their team."
+        )
+        ann.screenshot(path=str(shots / "sumito-team-cup-places-phone.png"), full_page=True)
     assert problems == []

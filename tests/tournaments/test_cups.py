@@ -12,7 +12,7 @@ from django.urls import reverse
 from core.errors import Conflict, InvalidInput, NotAllowed
 from ratings.models import RatingChange
 from tournaments import services
-from tournaments.cup_selectors import cup_bracket
+from tournaments.cup_selectors import cup_bracket, cup_places
 from tournaments.models import AuditEntry, Board, MatchGame, Round, Tournament
 
 from .conftest import T0
@@ -132,6 +132,14 @@ def test_a_cup_of_eight_is_played_to_its_final_with_tie_breaks_and_third_place(
     last = bracket[2].matches
     assert [m.third_place for m in last] == [False, True]
     assert last[0].black.won and last[1].white.won
+    # the final places: the final, the match for third place, the quarter-finals' losers
+    assert [(place.label, place.side.seed) for place in cup_places(bracket)] == [
+        ("1", 2),
+        ("2", 5),
+        ("3", 6),
+        ("4", 1),
+        *[("5–8", seed) for seed in (3, 4, 7, 8)],
+    ]
 
 
 def test_byes_go_to_the_top_seeds(cup, club_with_members):

@@ -23,6 +23,7 @@ from tournaments.pairing.knockout import (
     bracket_order,
     bracket_size,
     decide,
+    final_places,
     first_round,
     next_round,
     round_name,
@@ -226,3 +227,73 @@ def test_a_later_round_from_the_winners_and_the_match_for_third_place():
     # a semi-final nobody reached leaves no loser to play for third place
     lone = round_pairings(6, 3, 3, [(semis[0], 5)], True)
     assert [(p.slot, p.black, p.white) for p in lone] == [(0, 5, None)]
+
+
+def test_the_final_places_of_a_cup():
+    # eight: the final, the match for third place, the quarter-finals' losers share 5th-8th
+    losers = [["8", "4", "7", "3"], ["1", "6"], ["5"]]
+    assert final_places(losers, "2", ("6", "1")) == [
+        (1, 1, "2"),
+        (2, 2, "5"),
+        (3, 3, "6"),
+        (4, 4, "1"),
+        *[(5, 8, side) for side in ("8", "4", "7", "3")],
+    ]
+    # no match for third place: the semi-finals' losers share 3rd-4th
+    assert final_places(losers, "2")[2:4] == [(3, 4, "1"), (3, 4, "6")]
+    # six, two byes: two losers in the first round share 5th-6th
+    assert final_places([["3", "4"], ["1", "2"], ["5"]], "6")[-2:] == [(5, 6, "3"), (5, 6, "4")]
+    # a cup of two: the final only
+    assert final_places([["b"]], "a") == [(1, 1, "a"), (2, 2, "b")]
+
+
+@pytest.mark.parametrize("seed", range(100))
+def test_generated_cups_place_every_seed_once(seed):
+    """Cups of 2-64 seeds with random winners (a double forfeit now and then): every seed gets
+    one place, the places run from 1 without a gap, a shared place spans exactly the seeds
+    sharing it, and a seed out in a later round is placed above every seed out earlier."""
+    rng = random.Random(seed)
+    entrants = rng.randint(2, 64)
+    pairings = first_round(entrants)
+    out_in: dict[int, int] = {}
+    losers: list[list[int]] = []
+    champion = None
+    for number in range(1, rounds_of(entrants) + 1):
+        winners: list[int | None] = []
+        lost = []
+        for p in pairings:
+            sides = [s for s in (p.black, p.white) if s is not None]
+            if len(sides) < 2:
+                winners.append(sides[0] if sides else None)
+                continue
+            if rng.random() < 0.05 and len(pairings) > 1:
+                lost += sides  # a double forfeit
+                winners.append(None)
+                continue
+            winner = rng.choice(sides)
+            lost += [s for s in sides if s != winner]
+            winners.append(winner)
+        losers.append(lost)
+        out_in |= {s: number for s in lost}
+        if len(pairings) == 1:
+            champion = winners[0]
+            break
+        pairings = next_round(winners)
+    if champion is None:  # the final was not played (both semi-finals double-forfeited)
+        return
+    places = final_places(losers, champion)
+    placed = [side for _, _, side in places]
+    assert sorted(placed) == sorted([*out_in, champion]) and len(placed) == len(set(placed))
+    assert places[0] == (1, 1, champion)
+    expected_first = 1
+    for first, last, _side in places:
+        assert first in (expected_first, places[placed.index(_side) - 1][0])
+        sharing = [s for f, _, s in places if f == first]
+        assert last - first + 1 == len(sharing)
+        expected_first = last + 1
+    assert expected_first == len(placed) + 1
+    rank = {side: first for first, _, side in places}
+    for a in out_in:
+        for b in out_in:
+            if out_in[a] > out_in[b]:
+                assert rank[a] < rank[b]

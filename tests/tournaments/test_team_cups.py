@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from core.errors import Conflict, InvalidInput, NotAllowed, Unprocessable
 from tournaments import services
-from tournaments.cup_selectors import cup_champion, team_cup_bracket
+from tournaments.cup_selectors import cup_champion, cup_places, team_cup_bracket
 from tournaments.models import AuditEntry, Board, Round, TeamEntry, TeamMatch, Tournament
 from tournaments.services import team_events
 from tournaments.services.results import board_result_set
@@ -140,6 +140,16 @@ def test_a_team_cup_from_the_seeds_to_its_final(league):
     assert [r.name for r in bracket] == ["Quarter-finals", "Semi-finals", "Final"]
     assert bracket[2].matches[1].third_place and bracket[2].matches[1].white.won  # 5 by forfeit
     assert cup_champion(bracket).name == "Team A"
+    # 1 and 6 by the final, 5 and the withdrawn 2 by the match for third place, the
+    # quarter-finals' losers sharing 5th-6th (two byes: two losers only)
+    assert [(place.label, place.side.seed) for place in cup_places(bracket)] == [
+        ("1", 1),
+        ("2", 6),
+        ("3", 5),
+        ("4", 2),
+        ("5–6", 3),
+        ("5–6", 4),
+    ]
 
 
 def test_a_team_cup_takes_the_higher_seed_or_the_lot_as_its_last_word(league):

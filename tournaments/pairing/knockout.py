@@ -33,10 +33,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import TypeVar
 
 from core.messages import Text, gettext_noop
 from tournaments.pairing.matches import MAX_GAMES, game_sides, match_score
 from tournaments.pairing.model import PairingError
+
+K = TypeVar("K")
 
 ARMAGEDDON = "armageddon"
 HIGHER_SEED = "higher_seed"
@@ -193,6 +196,31 @@ def round_pairings(
         if third is not None:
             pairings.append(Pairing(1, third.black, third.white))
     return pairings
+
+
+def final_places(
+    losers: Sequence[Sequence[K]], winner: K, third_place: tuple[K, K] | None = None
+) -> list[tuple[int, int, K]]:
+    """The cup's final places once its final is decided: ``(first, last, side)``, ``first <
+    last`` for a place shared. The winner 1st and the final's loser 2nd; the semi-finals'
+    losers 3rd and 4th by the match for third place (``third_place``: its winner, its loser),
+    else sharing 3rd-4th; the losers of each earlier round sharing the next places (5th-8th
+    for the quarter-finals in a full bracket, fewer with byes), a round's losers in the order
+    given. ``losers[i]`` are round ``i + 1``'s (the final's last; both sides of a double
+    forfeit are losers of their round)."""
+    places: list[tuple[int, int, K]] = [(1, 1, winner)]
+    place = 2
+    for back, round_losers in enumerate(reversed(losers)):
+        if back == 1 and third_place is not None:
+            places += [(place, place, third_place[0]), (place + 1, place + 1, third_place[1])]
+            rest = [side for side in round_losers if side not in third_place]
+            place += 2
+        else:
+            rest = list(round_losers)
+        last = place + len(rest) - 1
+        places += [(place, last, side) for side in rest]
+        place += len(rest)
+    return places
 
 
 @dataclass(frozen=True, slots=True)

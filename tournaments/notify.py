@@ -189,20 +189,28 @@ def _scheduled_team_rounds():
     return [(round_, round_.tournament.round_time(round_.number)) for round_ in waiting]
 
 
-def _lineups_due(now: datetime, window: timedelta) -> list[tuple[TeamMatch, datetime, str]]:
-    """The team matches whose captains are reminded of their line-ups now, each with its start
-    and the key of its reminders (the team's id added): a scheduled round's matches
-    ``window`` before the round's time (or half-way between its pairing and its start, when
-    that is later), a match postponed past its round's start ``window`` before its own time
-    (its key names the time: moved again, reminded again)."""
+def _begins_with_its_round(match: TeamMatch, round_time: datetime | None) -> bool:
+    """Whether ``match`` begins with its round (at ``round_time``, its round's scheduled start):
+    not postponed, or postponed to a time no later than the round's; otherwise it begins at its
+    own time (``rounds.team_match_begin``)."""
+    return match.postponed_to is None or (
+        round_time is not None and match.postponed_to <= round_time
+    )
+
+
+def _matches_due(
+    now: datetime, window: timedelta, kind: str, round_is_due
+) -> list[tuple[TeamMatch, datetime, str]]:
+    """The team matches whose ``kind`` reminders are due now, each with its start and the key
+    of its reminders (the team's or player's id added): a scheduled round's matches that begin
+    with it when ``round_is_due(round, starts)``, a match that begins at its own (postponed)
+    time when that is within ``window`` of ``now`` (its key names the time: moved again,
+    reminded again)."""
     due = []
     for round_, starts in _scheduled_team_rounds():
-        if starts is None or starts <= now:
+        if starts is None or starts <= now or not round_is_due(round_, starts):
             continue
-        paired = round_.paired_at or now
-        if now < max(starts - window, paired + (starts - paired) / 2):
-            continue
-        key = f"lineup_reminder:{round_.tournament.pk}:{round_.number}:"
+        key = f"{kind}:{round_.tournament.pk}:{round_.number}:"
         for match in (
             round_.team_matches.exclude(second=None)
             .exclude(postponed_to__gt=starts)
@@ -220,15 +228,24 @@ def _lineups_due(now: datetime, window: timedelta) -> list[tuple[TeamMatch, date
         .select_related("round__tournament", "first__team__captain", "second__team__captain")
     )
     for match in moved:
-        round_time = match.round.tournament.round_time(match.round.number)
-        if match.round.status == Round.Status.PAIRED and (
-            round_time is None or match.postponed_to <= round_time
-        ):
-            continue  # begins with its round: reminded with it
+        if _begins_with_its_round(match, match.round.tournament.round_time(match.round.number)):
+            continue  # reminded with its round
         moment = int(match.postponed_to.timestamp())
-        key = f"lineup_reminder:{match.round.tournament_id}:{match.round.number}:@{moment}:"
+        key = f"{kind}:{match.round.tournament_id}:{match.round.number}:{match.pk}@{moment}:"
         due.append((match, match.postponed_to, key))
     return due
+
+
+def _lineups_due(now: datetime, window: timedelta) -> list[tuple[TeamMatch, datetime, str]]:
+    """The matches whose captains are reminded of their line-ups now: a scheduled round's
+    ``window`` before the round's time (or half-way between its pairing and its start, when
+    that is later), a postponed match's ``window`` before its own time."""
+
+    def round_is_due(round_: Round, starts: datetime) -> bool:
+        paired = round_.paired_at or now
+        return now >= max(starts - window, paired + (starts - paired) / 2)
+
+    return _matches_due(now, window, "lineup_reminder", round_is_due)
 
 
 def remind_captains(*, now: datetime) -> int:
@@ -275,34 +292,11 @@ def _rosters(matches) -> dict[int, list]:
 
 
 def _fixtures_due(now: datetime, window: timedelta) -> list[tuple[TeamMatch, datetime, str]]:
-    """The team matches that begin within ``window`` of ``now``, each with its start and the
-    key of its reminder: a scheduled round's matches at the round's time, a match its
-    director postponed at its own (its key names the time: moved again, told again)."""
-    due = []
-    for round_, starts in _scheduled_team_rounds():
-        if starts is None or not now < starts <= now + window:
-            continue
-        key = f"fixture_reminder:{round_.tournament.pk}:{round_.number}:"
-        for match in (
-            round_.team_matches.filter(postponed_to=None)
-            .exclude(second=None)
-            .select_related("round__tournament", "first", "second")
-        ):
-            due.append((match, starts, key))
-    moved = (
-        TeamMatch.objects.filter(
-            postponed_to__gt=now,
-            postponed_to__lte=now + window,
-            round__tournament__status=Tournament.Status.RUNNING,
-        )
-        .exclude(second=None)
-        .select_related("round__tournament", "first", "second")
+    """The team matches that begin within ``window`` of ``now``: a scheduled round's at the
+    round's time, a postponed match's at its own."""
+    return _matches_due(
+        now, window, "fixture_reminder", lambda round_, starts: starts <= now + window
     )
-    for match in moved:
-        moment = int(match.postponed_to.timestamp())
-        key = f"fixture_reminder:{match.round.tournament_id}:{match.round.number}:{match.pk}@{moment}:"
-        due.append((match, match.postponed_to, key))
-    return due
 
 
 def remind_fixtures(*, now: datetime) -> int:

@@ -110,6 +110,27 @@ def test_a_postponed_match_moves_everywhere_and_is_told_once(started):
     assert "postponed" in str(events[0]["summary"])
 
 
+def test_a_match_brought_forward_of_its_round_is_reminded_with_it(started):
+    """A match "postponed" to a time before its round's begins with its round: both reminders
+    (the captains' line-ups, the players' day before) come with the round's, once, and not
+    again at the match's own time (one rule, ``notify._begins_with_its_round``, for both)."""
+    league, owner, teams, first, second, moved, kept = started
+    sooner = MATCH_DAY - timedelta(hours=4)
+    services.fixture_postpone(division=first, match_id=moved.pk, actor=owner, when=sooner, now=T0)
+    # a day before the match's own time, its round not yet a day away: nobody yet
+    assert notify.remind_fixtures(now=sooner - timedelta(hours=23)) == 0
+    # with the round: both matches' players, the captains of both matches
+    assert notify.remind_fixtures(now=MATCH_DAY - timedelta(hours=2)) == len(
+        roster(moved) | roster(kept)
+    )
+    assert notify.remind_captains(now=MATCH_DAY - timedelta(hours=1)) == 4
+    # nothing twice, nothing more at the match's own time
+    assert notify.remind_fixtures(now=MATCH_DAY - timedelta(hours=1)) == 0
+    assert notify.remind_captains(now=MATCH_DAY - timedelta(minutes=30)) == 0
+    reminded = Notification.objects.filter(kind="fixture_reminder", user=moved.first.team.captain)
+    assert reminded.count() == 1
+
+
 def test_what_a_postponement_refuses(started, make_player):
     league, owner, teams, first, second, moved, kept = started
     cases = [

@@ -208,6 +208,12 @@ class CupRoundDocument(serializers.Serializer):
     matches = CupMatchDocument(many=True)
 
 
+class CupPlaceDocument(serializers.Serializer):
+    first = serializers.IntegerField(help_text="the place; a shared place's first")
+    last = serializers.IntegerField(help_text="a shared place's last (3-4, 5-8); else first")
+    side = CupSideDocument()
+
+
 class BoardDocument(serializers.Serializer):
     id = serializers.IntegerField()
     round = serializers.IntegerField()
@@ -276,7 +282,8 @@ def _side_document(side) -> dict | None:
 
 
 class TournamentReadView(APIView):
-    """players, standings, crosstable, rounds/<n>, a cup's bracket: public reads."""
+    """players, standings, crosstable, rounds/<n>, a cup's bracket and final places: public
+    reads."""
 
     permission_classes = [permissions.AllowAny]
     what = "players"
@@ -286,6 +293,7 @@ class TournamentReadView(APIView):
         "crosstable": CrosstableRow(many=True),
         "round": RoundDocument,
         "bracket": CupRoundDocument(many=True),
+        "places": CupPlaceDocument(many=True),
     }
 
     def schema_for(self, method: str) -> dict:
@@ -353,6 +361,19 @@ class TournamentReadView(APIView):
                             ],
                         }
                         for cup_round in bracket
+                    ]
+                )
+            case "places":
+                if not tournament.has_bracket:
+                    raise NotFound(_("Only a knockout cup has final places."))
+                return Response(
+                    [
+                        {
+                            "first": place.first,
+                            "last": place.last,
+                            "side": _side_document(place.side),
+                        }
+                        for place in cup_selectors.places_of(tournament)
                     ]
                 )
             case "round":

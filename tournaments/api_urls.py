@@ -38,6 +38,11 @@ urlpatterns = [
         name="api-tournament-bracket",
     ),
     path(
+        f"{T}places/",
+        api.TournamentReadView.as_view(what="places"),
+        name="api-tournament-places",
+    ),
+    path(
         f"{T}standings/",
         api.TournamentReadView.as_view(what="standings"),
         name="api-tournament-standings",

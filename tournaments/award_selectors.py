@@ -7,9 +7,10 @@ from django.db.models import Q
 from django.utils import timezone
 
 from ratings.models import RatingChange
+from tournaments import cup_selectors
 from tournaments import prizes as prize_engine
 from tournaments import rating_report as report_engine
-from tournaments.models import Entrant, Prize, Tournament
+from tournaments.models import Entrant, Prize, TeamEntry, Tournament
 from tournaments.selectors import entrants_by_number, standings, standings_input
 
 
@@ -20,12 +21,9 @@ def event_year(tournament: Tournament) -> int:
     return (tournament.started_at or timezone.now()).year
 
 
-def prize_list(tournament: Tournament) -> list[dict]:
-    """The prizes given out from the current standings (final once the event is over): each
-    award with its places, winners (entrants) and their money."""
-    prizes = list(Prize.objects.filter(tournament=tournament))
-    if not prizes:
-        return []
+def _standing_contenders(tournament: Tournament) -> tuple[list, dict]:
+    """The standings as the prize engine reads them (withdrawn players left out), and the
+    entrants by pairing number."""
     people = entrants_by_number(tournament)
     contenders = [
         prize_engine.Contender(
@@ -40,6 +38,55 @@ def prize_list(tournament: Tournament) -> list[dict]:
         for row in standings(tournament)
         if row["number"] in people and not row["withdrawn"]
     ]
+    return contenders, people
+
+
+def _cup_contenders(tournament: Tournament) -> tuple[list, dict]:
+    """A cup's final places as the prize engine reads them (none before the final is decided):
+    a place's rank, sides sharing a place on equal points in seed order; the players (a team
+    cup: the teams) by seed."""
+    if tournament.is_team_cup:
+        people = {
+            entry.number: entry
+            for entry in TeamEntry.objects.filter(tournament=tournament).select_related(
+                "team__club"
+            )
+        }
+    else:
+        people = entrants_by_number(tournament)
+    contenders = []
+    for rank, place in enumerate(cup_selectors.places_of(tournament), start=1):
+        side = people.get(place.side.seed)
+        if side is None:
+            continue
+        if tournament.is_team_cup:
+            contender = prize_engine.Contender(
+                place.side.seed, rank, -place.first, club=side.team.club.name, team=True
+            )
+        else:
+            contender = prize_engine.Contender(
+                place.side.seed,
+                rank,
+                -place.first,
+                rating=side.rating,
+                birth_year=side.birth_year,
+                sex=side.sex,
+                club=side.represents,
+            )
+        contenders.append(contender)
+    return contenders, people
+
+
+def prize_list(tournament: Tournament) -> list[dict]:
+    """The prizes given out from the current standings (final once the event is over), a cup's
+    by its final places (none before its final is decided): each award with its places,
+    winners (entrants; a team cup's, team entries) and their money."""
+    prizes = list(Prize.objects.filter(tournament=tournament))
+    if not prizes:
+        return []
+    contenders, people = (
+        _cup_contenders(tournament) if tournament.has_bracket else _standing_contenders(tournament)
+    )
     by_key = {prize.pk: prize for prize in prizes}
     awards = prize_engine.award(
         [

@@ -7,6 +7,10 @@ best unrated). :func:`award` gives them out from the final standings:
 - each player receives **at most one prize**;
 - the overall prizes go by place; a category prize goes to the best-placed eligible player who
   has no prize yet, in the director's order of the list;
+- in a knockout cup the final places stand for the standings: the sides that share a place
+  (the losers of one round) stand on equal points, in seed order;
+- a team (a team cup's side) takes the overall places and its club's prizes, never a player's
+  category (rating, age, women, unrated);
 - ties (equal points) are broken by the event's tie-breaks (``ties="tiebreak"``: the standings'
   order decides), or the prizes are **shared equally** (``ties="split"``, the Hort system's
   simple form): players on equal points who take prizes of one kind (the overall places, or
@@ -42,6 +46,8 @@ class Contender:
     birth_year: int | None = None
     sex: str = ""
     club: str = ""
+    #: a team (a team cup's side): only the overall places and its club's prizes are its
+    team: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +83,8 @@ def eligible(prize: Prize, player: Contender, *, year: int) -> bool:
     """Whether ``player`` may take ``prize`` (age counted as ``year`` minus the birth year)."""
     if prize.kind == OVERALL:
         return True
+    if player.team and prize.kind != CLUB:
+        return False
     if prize.kind == RATING_BELOW:
         return prize.threshold is not None and 0 < player.rating < prize.threshold
     if prize.kind == UNRATED:

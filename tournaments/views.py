@@ -260,6 +260,7 @@ def tournament_prizes(request, slug: str):
             tournament,
             awards=award_selectors.prize_list(tournament),
             prize_kinds=Prize.Kind.choices,
+            before_final=tournament.has_bracket and not cup_selectors.places_of(tournament),
         ),
     )
 

@@ -202,6 +202,24 @@ def test_a_team_cup_is_run_from_its_form_to_its_final(
             ["to be decided", "to be decided"]
         )
         dora.screenshot(path=str(shots / "sumito-team-cup-bracket-drawn.png"), full_page=True)
+        # the prizes: two places and the club's best team; given out by the final places
+        nav.get_by_role("link", name="Prizes").click()
+        adding = dora.locator("#add-prize")
+        for amount in ("100", "50"):
+            adding.get_by_label("Money").fill(amount)
+            adding.get_by_role("button", name="Add").click()
+            expect(messages(dora)).to_contain_text("added.")
+            adding = dora.locator("#add-prize")
+        adding.get_by_label("Category").select_option("club")
+        adding.get_by_label("Club", exact=True).fill(club.name)
+        adding.get_by_label("In kind").fill("shield")
+        adding.get_by_role("button", name="Add").click()
+        rows = dora.locator("#prize-list tbody tr")
+        expect(rows).to_have_count(3)
+        expect(dora.locator("#live h2 .badge")).to_have_text(
+            "given out by the final places once the final is decided"
+        )
+        expect(rows.locator("td:nth-child(2)")).to_have_text(["after the final"] * 3)
 
         # --- Bea sends Team D's line-up for its quarter-final, as the form proposes it.
         bea = errors_watched(problems, make(width=1366, height=768))
@@ -347,4 +365,15 @@ def test_a_team_cup_is_run_from_its_form_to_its_final(
             "Each player's game points on the boards they played for their team."
         )
         ann.screenshot(path=str(shots / "sumito-team-cup-places-phone.png"), full_page=True)
+        # the prize list: Team A and Team B by the final, the club's shield to Team D (3rd)
+        ann.goto(f"/tournaments/{slug}/prizes/")
+        rows = ann.locator("#prize-list tbody tr")
+        expect(rows.locator("td:nth-child(2)")).to_have_text(["Team A", "Team B", "Team D"])
+        expect(rows.locator("td:nth-child(3)")).to_have_text(["100.00", "50.00", ""])
+        expect(ann.locator("#live p.muted").first).to_contain_text(
+            "Each team receives one prize at most."
+        )
+        rows.nth(2).scroll_into_view_if_needed()
+        in_the_window(ann, rows.nth(2))
+        ann.screenshot(path=str(shots / "sumito-team-cup-prizes-phone.png"))
     assert problems == []

@@ -12,8 +12,9 @@ from django.urls import reverse
 from core.errors import Conflict, InvalidInput, NotAllowed
 from ratings.models import RatingChange
 from tournaments import services
+from tournaments.award_selectors import prize_list
 from tournaments.cup_selectors import cup_bracket, cup_places
-from tournaments.models import AuditEntry, Board, MatchGame, Round, Tournament
+from tournaments.models import AuditEntry, Board, Entrant, MatchGame, Round, Tournament
 
 from .conftest import T0
 from .test_match_rounds import play
@@ -240,6 +241,92 @@ def test_the_bracket_page_and_the_api(cup, club_with_members, client):
     assert missing.status_code == 404 and missing.json()["error"]
     final = client.get(f"/api/v1/tournaments/{tournament.slug}/bracket/").json()[0]["matches"][0]
     assert (final["state"], final["by"], final["black"]["won"]) == ("decided", "lot", True)
+
+
+@pytest.mark.parametrize("ties", ["split", "tiebreak"])
+def test_a_cups_prizes_go_by_its_final_places(cup, club_with_members, client, ties):
+    """A cup of 8 without a match for third place: 1st and 2nd by the final, the semi-finals'
+    losers sharing 3rd-4th (their money pooled, or placed by seed), the quarter-finals'
+    losers 5th-8th; a category prize to the best-placed eligible player without a prize; the
+    places through the API; nothing given before the final is decided."""
+    _, owner, players = club_with_members
+    tournament = cup(cup_third_place=False, prize_ties=ties)
+    for amount in (100, 60, 30, 10):
+        services.prize_add(tournament=tournament, actor=owner, amount=amount)
+    services.prize_add(tournament=tournament, actor=owner, kind="club", club="Ghent", amount=5)
+    services.prize_add(tournament=tournament, actor=owner, kind="unrated", label="a book")
+    services.tournament_start(tournament=tournament, actor=owner, now=T0)
+    Entrant.objects.filter(tournament=tournament, pairing_number__in=(5, 7)).update(
+        represents="Ghent"
+    )
+    services.round_start(tournament_id=tournament.pk, number=1, actor=owner, now=T0)
+    # round 1: the better seed wins everywhere but 3 v 6 (seed 6 through)
+    for board in boards(tournament, 1):
+        upset = seeds(board) == (3, 6)
+        play(current_game(board), winner="second" if upset else "first", seconds=10)
+    services.round_pair_by(tournament=tournament, actor=owner, now=moment(60))
+    services.round_start(tournament_id=tournament.pk, number=2, actor=owner, now=moment(60))
+    semis = boards(tournament, 2)
+    assert [seeds(b) for b in semis] == [(1, 4), (2, 6)]
+    for board in semis:
+        play(current_game(board), winner="first", seconds=70)
+    services.round_pair_by(tournament=tournament, actor=owner, now=moment(120))
+
+    # before the final: places unknown, no prize given out
+    url = reverse("tournament-prizes", kwargs={"slug": tournament.slug})
+    page = client.get(url).content.decode()
+    assert "given out by the final places once the final is decided" in page
+    assert "after the final" in page
+    assert all(not award["winners"] for award in prize_list(tournament))
+    places_api = f"/api/v1/tournaments/{tournament.slug}/places/"
+    assert client.get(places_api).json() == []
+
+    services.round_start(tournament_id=tournament.pk, number=3, actor=owner, now=moment(120))
+    (final,) = boards(tournament, 3)
+    assert seeds(final) == (1, 2)
+    play(current_game(final), winner="second", seconds=130)  # seed 2 wins the cup
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.FINISHED
+
+    awards = [
+        (
+            [prize.position for prize in award["prizes"]],
+            [e.pairing_number for e in award["winners"]],
+            str(award["share"]) if award["share"] is not None else None,
+        )
+        for award in prize_list(tournament)
+    ]
+    if ties == "split":  # 3rd and 4th pooled: 40 shared by seeds 4 and 6
+        assert awards[:3] == [([1], [2], "100.00"), ([2], [1], "60.00"), ([3, 4], [4, 6], "20.00")]
+    else:  # the better seed first
+        assert awards[:4] == [
+            ([1], [2], "100.00"),
+            ([2], [1], "60.00"),
+            ([3], [4], "30.00"),
+            ([4], [6], "10.00"),
+        ]
+    # Ghent's best placed: seeds 5 and 7, sharing 5th-8th (the money shared, or the better
+    # seed); every member is rated: nobody takes the unrated prize
+    club = ([5], [5, 7], "2.50") if ties == "split" else ([5], [5], "5.00")
+    assert awards[-2:] == [club, ([6], [], None)]
+    page = client.get(url).content.decode()
+    assert "given out by the final places" not in page and "nobody eligible" in page
+    read = client.get(places_api).json()
+    assert [(p["first"], p["last"], p["side"]["seed"]) for p in read] == [
+        (1, 1, 2),
+        (2, 2, 1),
+        (3, 4, 4),
+        (3, 4, 6),
+        (5, 8, 3),
+        (5, 8, 5),
+        (5, 8, 7),
+        (5, 8, 8),
+    ]
+    swiss = services.tournament_create(
+        club=tournament.club, actor=owner, name="Not a cup", format="swiss", play_mode="otb"
+    )
+    missing = client.get(f"/api/v1/tournaments/{swiss.slug}/places/")
+    assert missing.status_code == 404 and missing.json()["error"] == "not_found"
 
 
 def test_every_page_and_export_of_a_cup_reads(cup, club_with_members, client):

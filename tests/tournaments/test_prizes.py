@@ -73,6 +73,28 @@ def test_ties_are_broken_by_the_standings_order_or_shared_equally():
     ]
 
 
+def test_a_team_takes_the_overall_places_and_its_club_s_prize_only():
+    """A team cup's sides: no rating, age or sex of their own, so never a player's category
+    (unrated included); the overall places and their club's prize are theirs."""
+    teams = [C(1, 1, -1, club="Gent", team=True), C(2, 2, -2, club="Gent", team=True)]
+    kinds = [
+        prizes.Prize(1),
+        prizes.Prize(2, kind=prizes.UNRATED),
+        prizes.Prize(3, kind=prizes.WOMEN),
+        prizes.Prize(4, kind=prizes.AGE_UNDER, threshold=20),
+        prizes.Prize(5, kind=prizes.CLUB, club="gent"),
+        prizes.Prize(6, kind=prizes.RATING_BELOW, threshold=3000),
+    ]
+    assert _awarded(prizes.award(kinds, teams, year=2026)) == [
+        ([1], [1], None),
+        ([2], [], None),
+        ([3], [], None),
+        ([4], [], None),
+        ([5], [2], None),
+        ([6], [], None),
+    ]
+
+
 def test_ages_are_counted_in_the_event_s_year():
     player = C(1, 1, 1.0, birth_year=2010)
     under = prizes.Prize(1, prizes.AGE_UNDER, threshold=16)

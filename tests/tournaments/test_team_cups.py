@@ -8,6 +8,7 @@ from django.urls import reverse
 
 from core.errors import Conflict, InvalidInput, NotAllowed, Unprocessable
 from tournaments import services
+from tournaments.award_selectors import prize_list
 from tournaments.cup_selectors import cup_champion, cup_places, team_cup_bracket
 from tournaments.models import AuditEntry, Board, Round, TeamEntry, TeamMatch, Tournament
 from tournaments.services import team_events
@@ -63,7 +64,7 @@ def play(match, owner, number, first_scores):
         board_result_set(board=board, actor=owner, result=result, now=at(number))
 
 
-def test_a_team_cup_from_the_seeds_to_its_final(league):
+def test_a_team_cup_from_the_seeds_to_its_final(league, client):
     club, owner, teams = league
     tournament = cup(league)
     round_ = services.tournament_start(tournament=tournament, actor=owner, now=T0)
@@ -149,6 +150,33 @@ def test_a_team_cup_from_the_seeds_to_its_final(league):
         ("4", 2),
         ("5–6", 3),
         ("5–6", 4),
+    ]
+    # the prizes go to the teams by those places: the overall places, then the club's best
+    # team without a prize; a player's category (women) is never a team's
+    for amount in (100, 50, 25):
+        services.prize_add(tournament=tournament, actor=owner, amount=amount)
+    services.prize_add(tournament=tournament, actor=owner, kind="club", club=club.name, amount=10)
+    services.prize_add(tournament=tournament, actor=owner, kind="women", label="a cup")
+    awards = prize_list(tournament)
+    assert [([e.number for e in a["winners"]], a["share"]) for a in awards] == [
+        ([1], 100),
+        ([6], 50),
+        ([5], 25),
+        ([2], 10),
+        ([], None),
+    ]
+    page = client.get(reverse("tournament-prizes", kwargs={"slug": tournament.slug}))
+    assert "Team A" in page.content.decode() and "Each team receives one prize at most." in (
+        page.content.decode()
+    )
+    read = client.get(f"/api/v1/tournaments/{tournament.slug}/places/").json()
+    assert [(p["first"], p["last"], p["side"]["seed"]) for p in read] == [
+        (1, 1, 1),
+        (2, 2, 6),
+        (3, 3, 5),
+        (4, 4, 2),
+        (5, 6, 3),
+        (5, 6, 4),
     ]
 
 

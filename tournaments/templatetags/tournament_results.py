@@ -40,10 +40,11 @@ def tiebreak_value(value: float | None) -> str:
 @register.filter
 def player(entrant) -> str:
     """An entrant as the event's tables name them: title, name, federation (``FM Ann Smith
-    BEL``), the title and federation marked for the eye and for screen readers."""
+    BEL``), the title and federation marked for the eye and for screen readers; a team entry
+    (a team cup's prize winner) by its name."""
     if entrant is None:
         return ""
-    return _named(entrant.title, entrant.name, entrant.federation)
+    return _named(getattr(entrant, "title", ""), entrant.name, getattr(entrant, "federation", ""))
 
 
 @register.filter

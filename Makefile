@@ -4,6 +4,8 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
+# make test prints its 30 slowest tests (CI has 90 minutes: watch them)
+PYTEST_ARGS ?= --durations=30
 
 .PHONY: install run dev serve test lint format bench bench-games bench-ratings worker beat migrate clean
 

@@ -191,8 +191,11 @@ def _scheduled_team_rounds():
 
 def _begins_with_its_round(match: TeamMatch, round_time: datetime | None) -> bool:
     """Whether ``match`` begins with its round (at ``round_time``, its round's scheduled start):
-    not postponed, or postponed to a time no later than the round's; otherwise it begins at its
-    own time (``rounds.team_match_begin``)."""
+    its round not begun yet and the match not postponed, or postponed to a time no later than
+    the round's; otherwise (its round began without it: started early, or the match postponed
+    past it) it begins at its own time (``rounds.team_match_begin``)."""
+    if match.round.status != Round.Status.PAIRED:
+        return False
     return match.postponed_to is None or (
         round_time is not None and match.postponed_to <= round_time
     )

@@ -131,6 +131,25 @@ def test_a_match_brought_forward_of_its_round_is_reminded_with_it(started):
     assert reminded.count() == 1
 
 
+def test_a_match_postponed_after_its_round_began_early_is_reminded_at_its_own_time(started):
+    """The round begun by hand hours before its scheduled time, a match moved to a time
+    between the two: it begins at that time, so its reminders come before it."""
+    league, owner, teams, first, second, moved, kept = started
+    early = MATCH_DAY - timedelta(hours=6)
+    tournament_services.round_start(
+        tournament_id=first.tournament.pk, number=1, actor=owner, now=early
+    )
+    when = MATCH_DAY - timedelta(hours=2)
+    services.fixture_postpone(
+        division=first, match_id=moved.pk, actor=owner, when=when, now=early + timedelta(minutes=5)
+    )
+    moved.refresh_from_db()
+    assert moved.begun_at is None  # reopened: nothing was played on it
+    assert notify.remind_captains(now=when - timedelta(hours=1)) == 2
+    assert notify.remind_captains(now=when - timedelta(minutes=30)) == 0
+    assert notify.remind_fixtures(now=when - timedelta(hours=1)) == len(roster(moved))
+
+
 def test_what_a_postponement_refuses(started, make_player):
     league, owner, teams, first, second, moved, kept = started
     cases = [

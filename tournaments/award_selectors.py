@@ -41,10 +41,10 @@ def _standing_contenders(tournament: Tournament) -> tuple[list, dict]:
     return contenders, people
 
 
-def _cup_contenders(tournament: Tournament) -> tuple[list, dict]:
-    """A cup's final places as the prize engine reads them (none before the final is decided):
-    a place's rank, sides sharing a place on equal points in seed order; the players (a team
-    cup: the teams) by seed."""
+def _cup_contenders(tournament: Tournament, places: list) -> tuple[list, dict]:
+    """A cup's final places (``cup_selectors.places_of``; none before the final is decided) as
+    the prize engine reads them: a place's rank, sides sharing a place on equal points in seed
+    order; the players (a team cup: the teams) by seed."""
     if tournament.is_team_cup:
         people = {
             entry.number: entry
@@ -55,7 +55,7 @@ def _cup_contenders(tournament: Tournament) -> tuple[list, dict]:
     else:
         people = entrants_by_number(tournament)
     contenders = []
-    for rank, place in enumerate(cup_selectors.places_of(tournament), start=1):
+    for rank, place in enumerate(places, start=1):
         side = people.get(place.side.seed)
         if side is None:
             continue
@@ -77,16 +77,20 @@ def _cup_contenders(tournament: Tournament) -> tuple[list, dict]:
     return contenders, people
 
 
-def prize_list(tournament: Tournament) -> list[dict]:
+def prize_list(tournament: Tournament, places: list | None = None) -> list[dict]:
     """The prizes given out from the current standings (final once the event is over), a cup's
-    by its final places (none before its final is decided): each award with its places,
-    winners (entrants; a team cup's, team entries) and their money."""
+    by its final places (none before its final is decided; ``places``, when the caller has
+    read them already): each award with its places, winners (entrants; a team cup's, team
+    entries) and their money."""
     prizes = list(Prize.objects.filter(tournament=tournament))
     if not prizes:
         return []
-    contenders, people = (
-        _cup_contenders(tournament) if tournament.has_bracket else _standing_contenders(tournament)
-    )
+    if tournament.has_bracket:
+        if places is None:
+            places = cup_selectors.places_of(tournament)
+        contenders, people = _cup_contenders(tournament, places)
+    else:
+        contenders, people = _standing_contenders(tournament)
     by_key = {prize.pk: prize for prize in prizes}
     awards = prize_engine.award(
         [

@@ -252,15 +252,16 @@ def tournament_board(request, slug: str, number: int, board: int):
 
 def tournament_prizes(request, slug: str):
     tournament = _tournament(slug)
+    places = cup_selectors.places_of(tournament) if tournament.has_bracket else None
     return render(
         request,
         "tournaments/prizes.html",
         _context(
             request,
             tournament,
-            awards=award_selectors.prize_list(tournament),
+            awards=award_selectors.prize_list(tournament, places=places),
             prize_kinds=Prize.Kind.choices,
-            before_final=tournament.has_bracket and not cup_selectors.places_of(tournament),
+            before_final=tournament.has_bracket and not places,
         ),
     )
 

@@ -27,6 +27,7 @@ class Kind(models.TextChoices):
     MATCH_REPORTED = "match_reported", _("A team match's results to confirm")
     FIXTURE_REMINDER = "fixture_reminder", _("Your team plays tomorrow")
     FIXTURE_MOVED = "fixture_moved", _("Your team's match moved to another day")
+    ARMAGEDDON_DUE = "armageddon_due", _("Your team's Armageddon player to nominate")
 
 
 #: The kinds e-mailed unless the player chooses otherwise (issue 14: round paired, tournament

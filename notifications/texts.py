@@ -187,6 +187,13 @@ def _lineup_reminder(d: Data) -> str:
     }
 
 
+def _armageddon_due(d: Data) -> str:
+    return _(
+        "%(where)s: %(team)s – %(opponent)s is still level after board-by-board elimination; "
+        "nominate your player for the Armageddon game."
+    ) % {"where": _where(d), "team": d.get("team"), "opponent": d.get("opponent")}
+
+
 def _match_reported(d: Data) -> str:
     return _(
         "%(where)s: %(team)s reported %(score)s against %(opponent)s; confirm or dispute it."
@@ -245,6 +252,7 @@ _TEXTS: dict[str, Callable[[Data], str]] = {
     "lineup_due": _lineup_due,
     "lineup_reminder": _lineup_reminder,
     "match_reported": _match_reported,
+    "armageddon_due": _armageddon_due,
     "fixture_reminder": _fixture_reminder,
     "fixture_moved": _fixture_moved,
 }

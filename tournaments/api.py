@@ -183,7 +183,8 @@ class CupMatchDocument(serializers.Serializer):
     black = CupSideDocument(allow_null=True)
     white = CupSideDocument(allow_null=True)
     state = serializers.ChoiceField(
-        choices=["empty", "bye", "waiting", "playing", "decided", "lots"]
+        choices=["empty", "bye", "waiting", "playing", "decided", "lots", "armageddon"],
+        help_text="armageddon: a team cup's match still level, waiting for its Armageddon game",
     )
     score = serializers.ListField(
         child=serializers.FloatField(), help_text="game points of the match (Black, White)"
@@ -195,7 +196,7 @@ class CupMatchDocument(serializers.Serializer):
     )
     by = serializers.CharField(
         help_text="what decided it: match, rapid, sudden_death, ...; a team cup: game_points, "
-        "board_elimination, higher_seed, lot, forfeit"
+        "board_elimination, armageddon, higher_seed, lot, forfeit"
     )
     board = serializers.IntegerField(allow_null=True, help_text="board id")
     match = serializers.IntegerField(allow_null=True, help_text="a team cup's: the match id")

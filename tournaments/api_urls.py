@@ -72,6 +72,11 @@ urlpatterns = [
         name="api-tournament-team-matches",
     ),
     path(f"{T}lineups/<int:match>/", team_api.LineupView.as_view(), name="api-tournament-lineup"),
+    path(
+        f"{T}armageddon/<int:match>/",
+        team_api.ArmageddonView.as_view(),
+        name="api-team-cup-armageddon",
+    ),
     path(f"{T}reports/<int:match>/", team_api.MatchReportView.as_view(), name="api-match-report"),
     path(
         f"{T}reports/<int:match>/confirm/",

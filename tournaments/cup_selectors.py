@@ -184,12 +184,19 @@ def team_cup_bracket(tournament: Tournament) -> list[CupRound]:
         .order_by("round__number", "slot", "number")
     )
     results = team_draw.match_results(matches)
+    armageddons = {
+        board.team_match_id: board
+        for board in Board.objects.filter(
+            team_match__in=[match for match in matches if match.armageddon_players],
+            slot__gt=tournament.team_boards,
+        )
+    }
     return _rounds(
         tournament.rounds,
         teams,
         [(match.round.number, match.slot, match) for match in matches],
         lambda match, third_place: _team_match(
-            tournament, match, results.get(match.id), third_place
+            tournament, match, results.get(match.id), third_place, armageddons.get(match.id)
         ),
     )
 
@@ -198,7 +205,13 @@ def _team_side(entry: TeamEntry) -> CupSide:
     return CupSide(entry.name, entry.number, entry.team.slug, url=entry.team.get_absolute_url())
 
 
-def _team_match(tournament: Tournament, match: TeamMatch, results, third_place: bool) -> CupMatch:
+def _team_match(
+    tournament: Tournament,
+    match: TeamMatch,
+    results,
+    third_place: bool,
+    armageddon: Board | None = None,
+) -> CupMatch:
     cup_match = CupMatch(
         match.slot,
         _team_side(match.first),
@@ -218,7 +231,11 @@ def _team_match(tournament: Tournament, match: TeamMatch, results, third_place: 
     if results is not None:
         score = team_match_score(results)
         cup_match.score = (score.first, score.second)
-    decision = team_draw.cup_decision(tournament, match, results)
+    decision = team_draw.cup_decision(
+        tournament, match, results, armageddon.result if armageddon else ""
+    )
+    if armageddon is not None and armageddon.game_id:
+        cup_match.game_url = reverse("game-detail", kwargs={"game_id": armageddon.game_id})
     if decision.stage == knockout.DECIDED:
         cup_match.state = "decided"
         cup_match.by = decision.by
@@ -228,6 +245,8 @@ def _team_match(tournament: Tournament, match: TeamMatch, results, third_place: 
         cup_match.by = "forfeit"
     elif decision.stage == knockout.DRAW_LOTS:
         cup_match.state = "lots"
+    elif decision.stage == team_cup.PLAY_ARMAGEDDON:
+        cup_match.state = "armageddon"
     elif match.round.status == match.round.Status.PAIRED:
         cup_match.state = "waiting"
     else:

@@ -60,7 +60,7 @@ def _number_field(name: str, label, help_text="") -> forms.IntegerField:
 
 
 #: The field a service's refusal is about, by its code (:meth:`TournamentForm.refused`).
-FIELD_OF_REFUSAL = {"team_cup_decider": "cup_decider", "team_round_start": "round_start"}
+FIELD_OF_REFUSAL = {"team_round_start": "round_start"}
 
 
 class TournamentForm(forms.Form):

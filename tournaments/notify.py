@@ -114,6 +114,33 @@ def match_reported(
     )
 
 
+def armageddon_due(
+    tournament: Tournament, round_: Round, matches: list[TeamMatch], now: datetime
+) -> None:
+    """Each captain of a team cup's match still level after board-by-board elimination whose
+    team has not nominated its Armageddon player: nominate one (once per match and team)."""
+    url = reverse(
+        "tournament-team-matches", kwargs={"slug": tournament.slug, "number": round_.number}
+    )
+    for match in matches:
+        named = match.armageddon_players or {}
+        for side, entry, other in (
+            ("first", match.first, match.second),
+            ("second", match.second, match.first),
+        ):
+            captain = entry.team.captain
+            if captain is None or side in named:
+                continue
+            notification_create(
+                user=captain,
+                kind="armageddon_due",
+                key=f"armageddon_due:{match.pk}:{entry.pk}",
+                data=_common(tournament, round_) | {"team": entry.name, "opponent": other.name},
+                url=url,
+                now=now,
+            )
+
+
 def game_started(tournament: Tournament, round_: Round, board: Board, now: datetime) -> None:
     """Both players of a server game just created: opponent, colour, clock and the link. The
     first-move time (the forfeit rule) counts from ``now``, when this is sent."""

@@ -10,13 +10,13 @@ from rest_framework import permissions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from core.errors import NotFound
+from core.errors import InvalidInput, NotFound
 from core.serializers import StrictSerializer, validated
 from teams.models import Team
 from tournaments import team_selectors
 from tournaments.models import TeamEntry, TeamMatch, TeamMatchReport
 from tournaments.pairing.teams import MAX_BOARDS
-from tournaments.services import team_corrections, team_events, team_reports
+from tournaments.services import cups, team_corrections, team_events, team_reports
 
 
 def _team(slug: str) -> Team:
@@ -127,6 +127,18 @@ def _report(report: TeamMatchReport | None) -> dict | None:
     return {"team": report.entry.team.slug, "state": report.state, "results": report.results}
 
 
+class ArmageddonDocument(serializers.Serializer):
+    first_colour = serializers.CharField(
+        help_text="the first team's colour in the Armageddon game (board N+1): black or white"
+    )
+    first_player = serializers.CharField(allow_null=True, help_text="username; null: not named")
+    second_player = serializers.CharField(allow_null=True)
+    result = serializers.CharField(
+        help_text="from its Black's side (a draw is White's); blank: not in yet"
+    )
+    game = serializers.IntegerField(allow_null=True, help_text="the server game's id")
+
+
 class MatchDocument(serializers.Serializer):
     id = serializers.IntegerField()
     number = serializers.IntegerField()
@@ -138,6 +150,10 @@ class MatchDocument(serializers.Serializer):
     lineups_in = serializers.ListField(child=serializers.BooleanField())
     boards = MatchBoardDocument(many=True)
     report = ReportDocument(allow_null=True, help_text="a captain's report of the results")
+    armageddon = ArmageddonDocument(
+        allow_null=True,
+        help_text="a team cup's match still level after board-by-board elimination",
+    )
 
 
 class TeamRoundView(APIView):
@@ -162,6 +178,7 @@ class TeamRoundView(APIView):
                     "match_points": list(row.match_points) if row.match_points else None,
                     "lineups_in": list(row.lineups_in),
                     "report": _report(row.report),
+                    "armageddon": _armageddon(row.armageddon),
                     "boards": [
                         {
                             "board": board.slot,
@@ -176,6 +193,19 @@ class TeamRoundView(APIView):
                 for row in team_selectors.round_matches(tournament, number)
             ]
         )
+
+
+def _armageddon(armageddon) -> dict | None:
+    if armageddon is None:
+        return None
+    board = armageddon.board
+    return {
+        "first_colour": "black" if armageddon.first_black else "white",
+        "first_player": armageddon.first_player,
+        "second_player": armageddon.second_player,
+        "result": board.result if board else "",
+        "game": board.game_id if board else None,
+    }
 
 
 def _match(tournament, match: int) -> TeamMatch:
@@ -227,6 +257,51 @@ class LineupView(APIView):
             now=timezone.now(),
         )
         return Response({"team": data["team"], "players": names, "by_default": lineup.by_default})
+
+
+class ArmageddonInput(StrictSerializer):
+    team = serializers.SlugField(max_length=80, help_text="the team's slug")
+    player = serializers.CharField(
+        max_length=30, help_text="username: a player of the team's line-up in the match"
+    )
+
+
+class ArmageddonNominatedDocument(serializers.Serializer):
+    team = serializers.CharField()
+    player = serializers.CharField()
+    paired = serializers.BooleanField(help_text="both players are named: the game is paired")
+
+
+class ArmageddonView(APIView):
+    """A team cup's match still level after board-by-board elimination: a team's captain (an
+    admin of its club, or a director) nominates its player of the Armageddon game, from the
+    team's line-up in the match; once both are named the game is paired (board N+1) and, on
+    the server, begins at the cup's tie-break clock."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=ArmageddonInput, responses=ArmageddonNominatedDocument)
+    def post(self, request, slug: str, match: int):
+        tournament = team_selectors.team_event_by_slug(slug)
+        found = _match(tournament, match)
+        data = validated(ArmageddonInput, request.data)
+        player = team_events.lineup_players([data["player"]])[0]
+        if player is None:
+            raise InvalidInput(_("Choose a player."), code="no_player")
+        found = cups.armageddon_nominate(
+            match=found,
+            team=_team(data["team"]),
+            player=player,
+            actor=request.user,
+            now=timezone.now(),
+        )
+        return Response(
+            {
+                "team": data["team"],
+                "player": player.username,
+                "paired": len(found.armageddon_players) == 2,
+            }
+        )
 
 
 class MatchReportInput(StrictSerializer):

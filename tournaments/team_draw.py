@@ -56,6 +56,30 @@ def match_results(matches: list[TeamMatch]) -> dict[int, tuple[str, ...]]:
     }
 
 
+def armageddon_results(tournament: Tournament, matches: list[TeamMatch]) -> dict[int, str]:
+    """Per team cup match (id) that went to an Armageddon game: its result from its Black's
+    side (``""`` while it is played). The game is the match's board N+1."""
+    if not tournament.is_team_cup:
+        return {}
+    return dict(
+        Board.objects.filter(
+            team_match__in=[match for match in matches if match.armageddon_players],
+            slot__gt=tournament.team_boards,
+        ).values_list("team_match_id", "result")
+    )
+
+
+def armageddon_board(tournament: Tournament, match: TeamMatch) -> Board | None:
+    """The Armageddon game's board of a team cup's ``match``, once its players are named."""
+    if not match.armageddon_players:
+        return None
+    return (
+        Board.objects.filter(team_match=match, slot__gt=tournament.team_boards)
+        .select_related("black__user", "white__user")
+        .first()
+    )
+
+
 def match_in_play(match: TeamMatch) -> bool:
     """Begun and still to be reported or corrected: a match of a round in play, or a postponed
     match played after its round (a board still without its result)."""
@@ -127,29 +151,34 @@ def round_pairs(tournament: Tournament, number: int) -> list[tuple[TeamEntry, Te
 
 
 def cup_decision(
-    tournament: Tournament, match: TeamMatch, results: tuple[str, ...] | None
+    tournament: Tournament,
+    match: TeamMatch,
+    results: tuple[str, ...] | None,
+    armageddon: str = "",
 ) -> TeamCupDecision:
     """Who goes through a team cup's ``match`` (``results``: its boards', None before its
-    round begins); a bye goes through unplayed."""
+    round begins; ``armageddon``: its Armageddon game's result, once played); a bye goes
+    through unplayed."""
     if match.second_id is None:
         return TeamCupDecision(knockout.DECIDED, FIRST, "bye")
     if results is None:
         return TeamCupDecision(knockout.PLAY)
-    return team_cup_decision(results, tournament.cup_decider, match.lot)
+    return team_cup_decision(results, tournament.cup_decider, match.lot, armageddon)
 
 
-def cup_round_decided(tournament: Tournament, matches: list[TeamMatch]) -> bool:
-    """Whether every match of a team cup's round is decided (or put both teams out)."""
+def cup_decisions(tournament: Tournament, matches: list[TeamMatch]) -> dict[int, TeamCupDecision]:
+    """Per match (id), who goes through it (:func:`cup_decision`), read in two queries."""
     results = match_results(matches)
-    return all(
-        cup_decision(tournament, match, results.get(match.id)).stage
-        in (knockout.DECIDED, knockout.BOTH_OUT)
+    armageddons = armageddon_results(tournament, matches)
+    return {
+        match.id: cup_decision(
+            tournament, match, results.get(match.id), armageddons.get(match.id, "")
+        )
         for match in matches
-    )
+    }
 
 
-def _cup_winner(tournament: Tournament, match: TeamMatch, results) -> int | None:
-    decision = cup_decision(tournament, match, results)
+def _cup_winner(match: TeamMatch, decision: TeamCupDecision) -> int | None:
     if decision.stage != knockout.DECIDED:
         return None
     winner = match.first if decision.winner == FIRST else match.second
@@ -174,7 +203,7 @@ def cup_pairs(tournament: Tournament, number: int) -> list[tuple[int, TeamEntry,
         if number > 1
         else []
     )
-    results = match_results(previous)
+    decisions = cup_decisions(tournament, previous)
     pairings = knockout.round_pairings(
         len(teams),
         number,
@@ -184,7 +213,7 @@ def cup_pairs(tournament: Tournament, number: int) -> list[tuple[int, TeamEntry,
                 knockout.Pairing(
                     match.slot, match.first.number, match.second.number if match.second else None
                 ),
-                _cup_winner(tournament, match, results.get(match.id)),
+                _cup_winner(match, decisions[match.id]),
             )
             for match in previous
         ],

@@ -26,6 +26,7 @@ from tournaments.models import (
     Tournament,
     default_tiebreaks,
 )
+from tournaments.pairing import team_cup
 from tournaments.pairing.model import BLACK, WHITE
 from tournaments.pairing.teams import team_match_score
 from tournaments.permissions import acts_for, is_director
@@ -78,6 +79,20 @@ class MatchBoard:
 
 
 @dataclass(frozen=True)
+class Armageddon:
+    """A team cup's match still level after board-by-board elimination: its Armageddon game.
+    ``first_black``: the first team moves first; the players nominated so far (usernames and
+    names shown, None: not yet); the board once both are named."""
+
+    first_black: bool
+    first_player: str | None
+    second_player: str | None
+    board: Board | None
+    first_name: str | None = None
+    second_name: str | None = None
+
+
+@dataclass(frozen=True)
 class MatchRow:
     match: TeamMatch
     boards: list[MatchBoard]
@@ -86,6 +101,7 @@ class MatchRow:
     match_points: tuple[float, float] | None
     lineups_in: tuple[bool, bool]
     report: TeamMatchReport | None = None
+    armageddon: Armageddon | None = None
 
 
 def round_matches(tournament: Tournament, number: int) -> list[MatchRow]:
@@ -106,6 +122,7 @@ def round_matches(tournament: Tournament, number: int) -> list[MatchRow]:
         )
     }
     results = team_draw.match_results(matches)
+    decisions = team_draw.cup_decisions(tournament, matches) if tournament.is_team_cup else {}
     users = _players(lineups.values())
     reports = {
         report.match_id: report
@@ -142,9 +159,31 @@ def round_matches(tournament: Tournament, number: int) -> list[MatchRow]:
                 score.match_points(team_draw.scoring(tournament)),
                 (first is not None, second is not None),
                 reports.get(match.id),
+                _armageddon(tournament, match, decisions.get(match.id), boards, users),
             )
         )
     return rows
+
+
+def _armageddon(tournament, match, decision, boards, users) -> Armageddon | None:
+    """The match's Armageddon game, when it went to one (waiting for it or decided by it)."""
+    board = boards.get((match.id, tournament.team_boards + 1))
+    if board is None and (decision is None or decision.stage != team_cup.PLAY_ARMAGEDDON):
+        return None
+    named = match.armageddon_players or {}
+
+    def name(side: str, part: int) -> str | None:
+        found = users.get(named.get(side))
+        return None if found is None else found[part]
+
+    return Armageddon(
+        team_cup.armageddon_first(tournament.team_boards) == team_cup.FIRST,
+        name(team_cup.FIRST, 0),
+        name(team_cup.SECOND, 0),
+        board,
+        name(team_cup.FIRST, 1),
+        name(team_cup.SECOND, 1),
+    )
 
 
 def _players(lineups) -> dict[int, tuple[str, str]]:
@@ -253,6 +292,49 @@ def report_forms(
                 reported = team_match_score(report.results)
                 score = f"{reported.first:g}–{reported.second:g}"
             forms.append(ReportForm(row, entry, may_report, may_answer, chosen, score))
+    return forms
+
+
+@dataclass(frozen=True)
+class ArmageddonForm:
+    """A team's nomination of its Armageddon player (``user`` acts for it): the players of
+    its line-up in the match as (username, name shown), the one nominated so far."""
+
+    row: MatchRow
+    entry: TeamEntry
+    side: str
+    choices: list[tuple[str, str]]
+    chosen: str
+
+
+def armageddon_forms(tournament: Tournament, rows: list[MatchRow], user) -> list[ArmageddonForm]:
+    """The Armageddon nominations ``user`` may send over a team cup round's ``rows`` (its
+    captains, club admins and the directors), while the game waits for its players."""
+    waiting = [row for row in rows if row.armageddon and row.armageddon.board is None]
+    if not waiting or not user.is_authenticated:
+        return []
+    lineups = {
+        (lineup.match_id, lineup.entry_id): lineup
+        for lineup in TeamLineup.objects.filter(match__in=[row.match for row in waiting])
+    }
+    users = _players(lineups.values())
+    forms = []
+    for row in waiting:
+        named = row.match.armageddon_players or {}
+        for side, entry in ((team_cup.FIRST, row.match.first), (team_cup.SECOND, row.match.second)):
+            if not acts_for(tournament, entry.team, user):
+                continue
+            lineup = lineups.get((row.match.id, entry.id))
+            players = [pk for pk in (lineup.players if lineup else []) if pk in users]
+            forms.append(
+                ArmageddonForm(
+                    row,
+                    entry,
+                    side,
+                    [users[pk] for pk in players],
+                    users[named[side]][0] if named.get(side) in users else "",
+                )
+            )
     return forms
 
 
@@ -381,8 +463,11 @@ def board_results(tournament: Tournament) -> list[BoardResult]:
     """Every player's results by board number (board 1 first), the best score first."""
     games: dict[tuple[int, int], list[tuple[float, int]]] = {}
     players: dict[int, tuple[Entrant, str]] = {}
-    boards = Board.objects.filter(
-        round__tournament=tournament, team_match__isnull=False, result__in=list(_SHARES)
+    boards = Board.objects.filter(  # a team cup's Armageddon game counts for the match only
+        round__tournament=tournament,
+        team_match__isnull=False,
+        slot__lte=tournament.team_boards,
+        result__in=list(_SHARES),
     ).select_related("black__user", "white__user", "team_match__first", "team_match__second")
     for board in boards:
         first_black = board.slot % 2 == 1

@@ -18,7 +18,7 @@ from core.errors import InvalidInput, ServiceError
 from teams.models import Team
 from tournaments import team_selectors
 from tournaments.models import Round, TeamMatch, Tournament
-from tournaments.services import team_corrections, team_events, team_reports
+from tournaments.services import cups, team_corrections, team_events, team_reports
 from tournaments.tiebreaks.team import TEAM_TIEBREAKS
 from tournaments.views import _context
 
@@ -51,6 +51,7 @@ def team_matches(request, slug: str, number: int):
             matches=matches,
             lineup_forms=team_selectors.lineup_forms(tournament, number, request.user),
             report_forms=team_selectors.report_forms(tournament, round_, matches, request.user),
+            armageddon_forms=team_selectors.armageddon_forms(tournament, matches, request.user),
             result_codes=team_reports.RESULTS,
             boards=range(1, tournament.team_boards + 1),
         ),
@@ -131,6 +132,20 @@ def team_event_action(request, slug: str, action: str):
                     match=match, team=team, players=players, actor=request.user, now=now
                 )
                 done = _("%(team)s's line-up is in.") % {"team": team.name}
+        elif action == "armageddon":
+            team = _team(data)
+            match = _match(tournament, data)
+            page = reverse("tournament-team-matches", args=[tournament.slug, match.round.number])
+            player = team_events.lineup_players([data.get("player", "")])[0]
+            if player is None:
+                raise InvalidInput(_("Choose a player."), code="no_player")
+            match = cups.armageddon_nominate(
+                match=match, team=team, player=player, actor=request.user, now=now
+            )
+            done = _("%(player)s plays the Armageddon game for %(team)s.") % {
+                "player": player.shown_name,
+                "team": team.name,
+            }
         elif action in ("report", "confirm", "dispute"):
             match = _match(tournament, data)
             page = reverse("tournament-team-matches", args=[tournament.slug, match.round.number])

@@ -1,9 +1,11 @@
 """A team knockout cup of six teams through a real browser, from the new-event form to its final.
 
 Dora, the club's owner, on a 1366x768 laptop, makes "Flanders Cup" on the new-event form: a team
-knockout cup over the board, matches on 4 boards. She first leaves "Cup: when still tied" at the
-Armageddon game: the form refuses it with its message (a team cup's last word is the higher seed
-or the lot), keeping what she typed; she chooses "The director draws lots" and the cup is open.
+knockout cup over the board, matches on 4 boards. She first sets "Round start" to "Automatically":
+the form refuses it with its message (a team event's rounds start when the director starts them
+or at scheduled times), keeping what she typed; she starts them herself, and as the cup's last
+word chooses "The director draws lots" over the Armageddon game it proposes (a team cup's
+Armageddon game has its own test, ``test_team_cup_armageddon_browser``); the cup is open.
 Ann, Team A's captain, enters her team on her phone (390x844) on the event's "Teams" page; the
 five other teams are entered by their captains off-screen. Dora closes the registration: the
 Bracket reads the quarter-finals, the teams seeded by rating, byes to the top two seeds (1 and
@@ -43,8 +45,8 @@ from tournaments.services.results import board_result_set
 
 CAPTAINS = {0: ("ann", "Ann"), 3: ("bea", "Bea")}
 REFUSED = (
-    "A team cup's match still tied after board-by-board elimination goes to the higher seed or "
-    "to the lot: choose one of them as the cup's last word."
+    "A team event's rounds start when the director starts them or at scheduled times: the "
+    "captains send their line-ups before."
 )
 
 
@@ -118,7 +120,7 @@ def test_a_team_cup_is_run_from_its_form_to_its_final(
     shots = screenshot_dir()
     problems: list[str] = []
     with page_opener(playwright_browser, asgi_live_server) as make:
-        # --- The form: an Armageddon game cannot decide a team match; the lot can.
+        # --- The form: a team event's rounds do not start by themselves; the lot decides.
         dora = errors_watched(problems, make(width=1366, height=768))
         log_in(dora, "dora", PASSWORD)
         new_event_form(
@@ -128,7 +130,7 @@ def test_a_team_cup_is_run_from_its_form_to_its_final(
                 "Name": "Flanders Cup",
                 "Format": "team_cup",
                 "Play mode": "otb",
-                "Round start": "manual",
+                "Round start": "auto",
                 "Team events: boards a match": "4",
             },
         )
@@ -142,12 +144,12 @@ def test_a_team_cup_is_run_from_its_form_to_its_final(
         expect(form_field(dora, "Name")).to_have_value("Flanders Cup")
         expect(form_field(dora, "Format")).to_have_value("team_cup")
         dora.screenshot(path=str(shots / "sumito-team-cup-form-refused.png"))
-        decider.scroll_into_view_if_needed()
-        in_the_window(dora, decider)
+        start = form_field(dora, "Round start")
+        start.scroll_into_view_if_needed()
+        in_the_window(dora, start)
         # the field it is about says so too
-        expect(dora.locator(".field.has-error", has=decider).locator(".error")).to_have_text(
-            REFUSED
-        )
+        expect(dora.locator(".field.has-error", has=start).locator(".error")).to_have_text(REFUSED)
+        start.select_option("manual")
         decider.select_option(label="The director draws lots")
         slug = event_created(dora, "Flanders Cup")
         expect(dora.locator("#team-event")).to_contain_text("matches on 4 boards")

@@ -1,5 +1,6 @@
 """Who goes through a team cup's match (tournaments.pairing.team_cup): game points, then
-board-by-board elimination, then the higher seed or the lot; forfeits; both teams out. Pure."""
+board-by-board elimination, then an Armageddon game, the higher seed or the lot; forfeits; both
+teams out. Pure."""
 
 import random
 
@@ -12,7 +13,9 @@ from tournaments.pairing.team_cup import (
     BY_FORFEIT,
     BY_GAME_POINTS,
     FIRST,
+    PLAY_ARMAGEDDON,
     SECOND,
+    armageddon_first,
     team_cup_decision,
 )
 from tournaments.pairing.teams import board_colours, team_match_score
@@ -88,9 +91,56 @@ def test_a_match_in_play_is_not_decided():
     assert team_cup_decision([won(1), "", DRAW, DRAW], knockout.LOT).stage == knockout.PLAY
 
 
+def test_still_tied_an_armageddon_game_decides_a_draw_going_to_its_second_mover():
+    # four boards: the Armageddon is board 5, the first team Black (the first mover) on it
+    tied = [DRAW] * 4  # 2-2, and equal down to board 1: every board drawn
+    assert team_cup_decision(tied, knockout.ARMAGEDDON).stage == PLAY_ARMAGEDDON
+    assert armageddon_first(4) == FIRST
+    for result, winner in (("1-0", FIRST), ("+-", FIRST), ("0-1", SECOND), ("-+", SECOND)):
+        decision = team_cup_decision(tied, knockout.ARMAGEDDON, armageddon=result)
+        assert (decision.stage, decision.winner, decision.by) == (
+            knockout.DECIDED,
+            winner,
+            knockout.ARMAGEDDON_GAME,
+        )
+    # a draw goes to the second mover: here the second team
+    assert team_cup_decision(tied, knockout.ARMAGEDDON, armageddon=DRAW).winner == SECOND
+    # three boards: the Armageddon is board 4, the first team White: the draw is the first's
+    assert armageddon_first(3) == SECOND
+    three = [DRAW, DRAW, DRAW]
+    assert team_cup_decision(three, knockout.ARMAGEDDON, armageddon=DRAW).winner == FIRST
+    assert team_cup_decision(three, knockout.ARMAGEDDON, armageddon="1-0").winner == SECOND
+    # both forfeit it: both out
+    assert team_cup_decision(three, knockout.ARMAGEDDON, armageddon="--").stage == (
+        knockout.BOTH_OUT
+    )
+    # a match decided on its boards, or by elimination, has no Armageddon game to wait for
+    decision = team_cup_decision([won(1), DRAW, DRAW, DRAW], knockout.ARMAGEDDON)
+    assert (decision.winner, decision.by) == (FIRST, BY_GAME_POINTS)
+    decision = team_cup_decision([won(1), lost(2), DRAW, DRAW], knockout.ARMAGEDDON)
+    assert (decision.winner, decision.by) == (FIRST, BY_ELIMINATION)
+    assert team_cup_decision([DRAW, "", DRAW], knockout.ARMAGEDDON).stage == knockout.PLAY
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_the_armageddon_s_winner_by_its_colours(seed):
+    """Any number of boards, any result: the winner is the team holding the colour the result
+    names (board N+1's colour by the boards' alternation), a draw its White's."""
+    rng = random.Random(seed)
+    boards = rng.randint(1, 10)
+    result = rng.choice(["1-0", "0-1", DRAW, "+-", "-+"])
+    black_team = FIRST if board_colours(boards + 1)[boards] == BLACK else SECOND
+    white_team = SECOND if black_team == FIRST else FIRST
+    expected = black_team if result in ("1-0", "+-") else white_team
+    decision = team_cup_decision([DRAW] * boards, knockout.ARMAGEDDON, armageddon=result)
+    assert decision.winner == expected
+
+
 def test_refusals():
     with pytest.raises(PairingError):
-        team_cup_decision([DRAW] * 4, knockout.ARMAGEDDON)
+        team_cup_decision([DRAW] * 4, "coin")
+    with pytest.raises(PairingError):
+        team_cup_decision([DRAW] * 4, knockout.ARMAGEDDON, armageddon="2-0")
     with pytest.raises(PairingError):
         team_cup_decision([DRAW] * 4, knockout.LOT, lot="black")
     with pytest.raises(PairingError):

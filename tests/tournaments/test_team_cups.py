@@ -1,12 +1,15 @@
 """Team knockout cups on the server's database (PostgreSQL): six teams seeded by rating into a
 bracket of eight (byes to the top two seeds), each pairing a team match with line-ups, a tie
-broken board by board, a tie left to the director's lot, a team that withdraws, the match for
-third place, the bracket page and its API, and the refusals."""
+broken board by board, a tie left to the director's lot or to an Armageddon game, a team that
+withdraws, the match for third place, the bracket page and its API, and the refusals."""
 
 import pytest
 from django.urls import reverse
 
+from accounts.models import User
 from core.errors import Conflict, InvalidInput, NotAllowed, Unprocessable
+from notifications.models import Notification
+from notifications.texts import notification_text
 from tournaments import services
 from tournaments.award_selectors import prize_list
 from tournaments.cup_selectors import cup_champion, cup_places, team_cup_bracket
@@ -14,9 +17,11 @@ from tournaments.models import AuditEntry, Board, Round, TeamEntry, TeamMatch, T
 from tournaments.services import team_events
 from tournaments.services.results import board_result_set
 from tournaments.services.team_trf_import import team_event_import_trf
+from tournaments.team_selectors import board_results
 
 from .conftest import T0, at
 from .team_league import league_club
+from .test_match_rounds import play as finish
 from .test_team_events import event
 
 pytestmark = pytest.mark.django_db
@@ -180,16 +185,9 @@ def test_a_team_cup_from_the_seeds_to_its_final(league, client):
     ]
 
 
-def test_a_team_cup_takes_the_higher_seed_or_the_lot_as_its_last_word(league):
+def test_a_team_cup_takes_the_higher_seed_as_its_last_word(league):
     club, owner, teams = league
-    with pytest.raises(Unprocessable) as refused:
-        event(club, owner, format="team_cup", cup_decider="armageddon")
-    assert refused.value.code == "team_cup_decider"
-    with pytest.raises(Unprocessable):
-        event(club, owner, format="team_cup")  # the default, an Armageddon game, is not one
     tournament = cup(league, cup_decider="higher_seed")
-    with pytest.raises(Unprocessable):
-        services.tournament_update(tournament=tournament, actor=owner, cup_decider="armageddon")
     services.tournament_start(tournament=tournament, actor=owner, now=T0)
     services.round_start(tournament_id=tournament.pk, number=1, actor=owner, now=at(1))
     for match in matches(tournament, 1):
@@ -307,3 +305,150 @@ def test_every_page_and_export_of_a_team_cup_reads(league, client):
         team_event_import_trf(club=club, actor=owner, text=text, now=at(2))
     assert refused.value.code == "bad_trf"
     assert Tournament.objects.filter(club=club).count() == 1
+
+
+def test_a_level_match_goes_to_an_armageddon_game_its_captains_nominate(league, client):
+    club, owner, teams = league
+    tournament = cup(league, cup_decider="armageddon")
+    services.tournament_start(tournament=tournament, actor=owner, now=T0)
+    services.round_start(tournament_id=tournament.pk, number=1, actor=owner, now=at(1))
+    tournament.refresh_from_db()
+    _, four_five, _, three_six = matches(tournament, 1)
+    play(three_six, owner, 1, [1, 0.5, 0.5, 0.5])
+    play(four_five, owner, 1, [0.5] * 4)  # level down to board 1
+    round_ = Round.objects.get(tournament=tournament, number=1)
+    assert round_.status == Round.Status.STARTED  # waiting for the Armageddon game
+    assert [m.state for m in team_cup_bracket(tournament)[0].matches][1] == "armageddon"
+    # both captains are asked to nominate, once (the round's other boards came in after)
+    told = Notification.objects.filter(kind="armageddon_due").select_related("user")
+    assert sorted(n.user.username for n in told) == ["t3b0", "t4b0"]
+    texts = sorted(notification_text(n.kind, n.data) for n in told)
+    assert "Team D – Team E is still level after board-by-board elimination" in texts[0]
+    assert "Team E – Team D is still level" in texts[1]
+    d_captain, e_captain = teams[3].captain, teams[4].captain  # seeds 4 and 5
+    nominate = services.armageddon_nominate
+
+    def refused(error, match=four_five, team=teams[3], player="t3b1", actor=d_captain):
+        with pytest.raises(error) as caught:
+            nominate(
+                match=match,
+                team=team,
+                player=User.objects.get(username=player),
+                actor=actor,
+                now=at(2),
+            )
+        return getattr(caught.value, "code", "")
+
+    assert refused(Conflict, match=three_six, team=teams[2], actor=teams[2].captain) == (
+        "no_armageddon"
+    )
+    assert refused(Conflict, team=teams[0], actor=teams[0].captain) == "not_in_match"
+    assert refused(NotAllowed, actor=e_captain) == "permission_denied"  # not Team D's captain
+    assert refused(InvalidInput, player="t4b1") == "not_in_lineup"  # Team E's player
+    nominate(match=four_five, team=teams[3], player=user("t3b2"), actor=d_captain, now=at(2))
+    nominate(match=four_five, team=teams[3], player=user("t3b2"), actor=d_captain, now=at(2))
+    nominate(match=four_five, team=teams[3], player=user("t3b1"), actor=d_captain, now=at(2))
+    assert not Board.objects.filter(team_match=four_five, slot=5).exists()
+    page = client_page(client, d_captain, tournament)
+    assert "Armageddon game of Team D – Team E" in page and "nomination awaited" in page
+    # the director may nominate for a team whose captain is away
+    nominate(match=four_five, team=teams[4], player=user("t4b3"), actor=owner, now=at(2))
+    assert AuditEntry.objects.filter(tournament=tournament, what="armageddon").count() == 3
+    assert Notification.objects.filter(kind="armageddon_due").count() == 2
+    board = Board.objects.select_related("black__user", "white__user").get(
+        team_match=four_five, slot=5
+    )
+    # board 5 of a 4-board match: the first team (Team D) is Black, the first mover
+    assert (board.black.user.username, board.white.user.username) == ("t3b1", "t4b3")
+    assert board.number == 17  # after the round's 16 boards
+    assert refused(Conflict, player="t3b0") == "armageddon_paired"
+    rows = client.get(f"/api/v1/tournaments/{tournament.slug}/matches/1/").json()
+    row = next(row for row in rows if row["id"] == four_five.pk)
+    assert [r["armageddon"] for r in rows if r is not row] == [None] * 3
+    assert row["armageddon"] == {
+        "first_colour": "black",
+        "first_player": "t3b1",
+        "second_player": "t4b3",
+        "result": "",
+        "game": None,
+    }
+    assert row["first_points"] == row["second_points"] == 2.0
+    assert Round.objects.get(pk=round_.pk).status == Round.Status.STARTED
+    # a draw goes to the second mover: Team E goes through
+    board_result_set(board=board, actor=owner, result=DRAW, now=at(2))
+    assert Round.objects.get(pk=round_.pk).status == Round.Status.FINISHED
+    decided = team_cup_bracket(tournament)[0].matches[1]
+    assert (decided.state, decided.by, decided.white.won, decided.score) == (
+        "decided",
+        "armageddon",
+        True,
+        (2.0, 2.0),
+    )
+    services.round_pair_by(tournament=tournament, actor=owner, now=at(3))
+    assert (1, 5) in [seeds(m) for m in matches(tournament, 2)]
+    # the game counts for the decision only: not in the players' board results
+    played = {
+        row.username: row.games
+        for row in board_results(tournament)
+        if row.username in ("t3b1", "t4b3")
+    }
+    assert played == {"t3b1": 1, "t4b3": 1}
+    assert "Armageddon game" in client_page(client, owner, tournament)
+
+
+def test_an_armageddon_game_on_the_server_at_the_cup_s_tie_break_clock(league, client):
+    club, owner, teams = league
+    tournament = cup(
+        league,
+        cup_decider="armageddon",
+        play_mode="server",
+        cup_tiebreak_base_seconds=240,
+        cup_tiebreak_increment_seconds=2,
+    )
+    services.tournament_start(tournament=tournament, actor=owner, now=T0)
+    services.round_start(tournament_id=tournament.pk, number=1, actor=owner, now=at(1))
+    tournament.refresh_from_db()
+    _, four_five, _, three_six = matches(tournament, 1)
+    for match, first_scores in ((three_six, [0, 0.5, 0.5, 0.5]), (four_five, [0.5] * 4)):
+        for board in Board.objects.filter(team_match=match).select_related("game"):
+            points = first_scores[board.slot - 1]
+            black = points if board.slot % 2 else 1 - points
+            winner = {1: "first", 0: "second", 0.5: "draw"}[black]
+            finish(board.game, winner=winner, seconds=60, base=at(1))
+    assert [m.state for m in team_cup_bracket(tournament)[0].matches][1:4:2] == [
+        "armageddon",
+        "decided",
+    ]
+    api = f"/api/v1/tournaments/{tournament.slug}/armageddon/{four_five.pk}/"
+    client.force_login(teams[3].captain)
+    answer = client.post(api, {"team": teams[3].slug, "player": "t4b0"}, "application/json")
+    assert (answer.status_code, answer.json()["error"]) == (400, "not_in_lineup")
+    answer = client.post(api, {"team": teams[3].slug, "player": "t3b0"}, "application/json")
+    assert answer.json() == {"team": teams[3].slug, "player": "t3b0", "paired": False}
+    client.force_login(teams[4].captain)
+    answer = client.post(api, {"team": teams[4].slug, "player": "t4b0"}, "application/json")
+    assert answer.json()["paired"] is True
+    board = Board.objects.select_related("game").get(team_match=four_five, slot=5)
+    game = board.game
+    assert (game.black.username, game.white.username) == ("t3b0", "t4b0")
+    assert (game.base_seconds, game.increment_seconds) == (240, 2)
+    answer = client.post(api, {"team": teams[4].slug, "player": "t4b1"}, "application/json")
+    assert (answer.status_code, answer.json()["error"]) == (409, "armageddon_paired")
+    # the first mover (Team D) wins it: Team D goes through
+    finish(game, winner="first", seconds=30, base=at(2))
+    board.refresh_from_db()
+    assert board.result == "1-0"
+    round_ = Round.objects.get(tournament=tournament, number=1)
+    assert round_.status == Round.Status.FINISHED
+    decided = team_cup_bracket(tournament)[0].matches[1]
+    assert (decided.by, decided.black.won) == ("armageddon", True)
+
+
+def user(username):
+    return User.objects.get(username=username)
+
+
+def client_page(client, viewer, tournament) -> str:
+    client.force_login(viewer)
+    url = reverse("tournament-team-matches", kwargs={"slug": tournament.slug, "number": 1})
+    return client.get(url).content.decode()

@@ -113,6 +113,7 @@ class AuditEntry(models.Model):
         RESULT_CONFIRMED = "result_confirmed", _("Result confirmed by the opponent")
         RESULT_DISPUTED = "result_disputed", _("Result disputed")
         LOTS_DRAWN = "lots_drawn", _("Lots drawn for a cup's pairing")
+        ARMAGEDDON_NAMED = "armageddon", _("A team cup's Armageddon player nominated")
         LINEUP_CORRECTED = "lineup_corrected", _("Line-up corrected by a director")
         MATCH_POSTPONED = "match_postponed", _("Team match postponed")
 

@@ -68,6 +68,10 @@ class TeamMatch(models.Model):
     #: (``first``/``second``, :mod:`tournaments.pairing.team_cup`)
     slot = models.PositiveSmallIntegerField(null=True, blank=True)
     lot = models.CharField(max_length=6, blank=True, default="")
+    #: a team cup's match still level after board-by-board elimination, decided by an
+    #: Armageddon game: the players its captains nominated from the line-ups
+    #: (``{"first": user id, "second": user id}``); the game is the match's board N+1
+    armageddon_players = models.JSONField(default=dict, blank=True)
     #: a league's match moved by its director from the round's match day to this time
     #: (:func:`leagues.services.fixture_postpone`); None: played on the round's day
     postponed_to = models.DateTimeField(null=True, blank=True)

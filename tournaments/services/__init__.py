@@ -29,7 +29,7 @@ recording a game's end are idempotent (a duplicated Celery delivery changes noth
 """
 
 from tournaments.services.boards import board_pairing_edit, bye_grant
-from tournaments.services.cups import cup_lot_drawn, team_cup_lot_drawn
+from tournaments.services.cups import armageddon_nominate, cup_lot_drawn, team_cup_lot_drawn
 from tournaments.services.entries import EntriesImport, entries_import, guest_claim
 from tournaments.services.match_results import match_game_result_set
 from tournaments.services.prizes import prize_add, prize_remove
@@ -73,6 +73,7 @@ __all__ = [
     "match_game_result_set",
     "cup_lot_drawn",
     "team_cup_lot_drawn",
+    "armageddon_nominate",
     "EntriesImport",
     "entries_import",
     "guest_claim",

@@ -3,8 +3,10 @@
 A cup's pairing is played on the server game after game, its tie-break games included
 (:func:`tournaments.services.matches.cup_board_decide`); when the cup's last word is the lot
 and the pairing is still tied, the board waits for the director to draw lots and enter who
-goes through (:func:`cup_lot_drawn`). Locks: the tournament, the round, the board, in that
-order, as every tournament service.
+goes through (:func:`cup_lot_drawn`). A team cup's match still level after board-by-board
+elimination goes to the lot (:func:`team_cup_lot_drawn`) or to an Armageddon game whose
+players the captains nominate (:func:`armageddon_nominate`). Locks: the tournament, the round,
+the match, the board, in that order, as every tournament service.
 """
 
 from __future__ import annotations
@@ -15,14 +17,16 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from accounts.models import User
-from core.errors import Conflict, InvalidInput
+from core.errors import Conflict, InvalidInput, NotAllowed
+from teams.models import Team
 from tournaments import history, team_draw
-from tournaments.models import AuditEntry, Board, Round, TeamMatch
+from tournaments.models import AuditEntry, Board, Round, TeamLineup, TeamMatch, Tournament
 from tournaments.pairing import knockout, team_cup
-from tournaments.permissions import require_director
+from tournaments.permissions import acts_for, require_director
 from tournaments.services.common import audit, locked
-from tournaments.services.matches import CUP_RESULTS
+from tournaments.services.matches import CUP_RESULTS, board_game_create
 from tournaments.services.rounds import round_finish_if_complete
+from tournaments.services.team_events import entrant_for
 
 
 def cup_lot_drawn(*, board: Board, actor: User, winner: str, now: datetime) -> Board:
@@ -113,3 +117,112 @@ def team_cup_lot_drawn(*, match: TeamMatch, actor: User, winner: str, now: datet
         )
         round_finish_if_complete(tournament, round_, now)
     return match
+
+
+def armageddon_nominate(
+    *, match: TeamMatch, team: Team, player: User, actor: User, now: datetime
+) -> TeamMatch:
+    """``team``'s captain (an admin of its club, or a director) nominates its player of the
+    Armageddon game deciding a team cup's ``match`` still level after board-by-board
+    elimination: one of the players of the team's line-up in the match. A nomination may be
+    changed until both are in; then the game's board (the match's board N+1, the colours going
+    on alternating by board) is made and, on the server, its game begins at the cup's
+    tie-break clock. The same nomination twice changes nothing."""
+    with transaction.atomic():
+        tournament = locked(match.round.tournament)
+        if not tournament.is_team_cup:
+            raise Conflict(
+                _("An Armageddon game decides only a team cup's match."), code="not_a_cup"
+            )
+        round_ = Round.objects.select_for_update().get(pk=match.round_id)
+        match = (
+            TeamMatch.objects.select_for_update(of=("self",))
+            .select_related("first__team__club", "second__team__club")
+            .get(pk=match.pk)
+        )
+        side = next(
+            (
+                name
+                for name, entry in ((team_cup.FIRST, match.first), (team_cup.SECOND, match.second))
+                if entry is not None and entry.team_id == team.pk
+            ),
+            None,
+        )
+        if side is None:
+            raise Conflict(
+                _("%(team)s does not play in this match.") % {"team": team.name},
+                code="not_in_match",
+            )
+        if not acts_for(tournament, team, actor):
+            raise NotAllowed(
+                _(
+                    "Only the captain of %(team)s, an admin of its club or a director of "
+                    "%(name)s may nominate its Armageddon player."
+                )
+                % {"team": team.name, "name": tournament.name}
+            )
+        named = dict(match.armageddon_players)
+        if named.get(side) == player.pk:
+            return match
+        if team_draw.armageddon_board(tournament, match) is not None:
+            raise Conflict(
+                _("Match %(number)s's Armageddon game is paired already.")
+                % {"number": match.number},
+                code="armageddon_paired",
+            )
+        results = team_draw.match_results([match]).get(match.id)
+        decision = team_draw.cup_decision(tournament, match, results)
+        if decision.stage != team_cup.PLAY_ARMAGEDDON:
+            raise Conflict(
+                _("Match %(number)s is not waiting for an Armageddon game.")
+                % {"number": match.number},
+                code="no_armageddon",
+            )
+        entry = match.first if side == team_cup.FIRST else match.second
+        lineup = TeamLineup.objects.filter(match=match, entry=entry).first()
+        if lineup is None or player.pk not in lineup.players:
+            raise InvalidInput(
+                _("%(player)s is not in %(team)s's line-up for this match.")
+                % {"player": player.username, "team": team.name},
+                code="not_in_lineup",
+            )
+        named[side] = player.pk
+        match.armageddon_players = named
+        match.save(update_fields=["armageddon_players"])
+        audit(
+            tournament,
+            actor,
+            AuditEntry.What.ARMAGEDDON_NAMED,
+            f"Round {round_.number}, match {match.number}: {player.username} plays the "
+            f"Armageddon game for {team.name}",
+            now,
+        )
+        if len(named) == 2:
+            _armageddon_pair(tournament, round_, match, now)
+    return match
+
+
+def _armageddon_pair(tournament: Tournament, round_: Round, match: TeamMatch, now: datetime):
+    """The Armageddon game's board, once both players are named: the match's board N+1,
+    numbered after every regular board of the round; on the server, its game begins."""
+    boards = tournament.team_boards
+    black_side = team_cup.armageddon_first(boards)
+    white_side = team_cup.SECOND if black_side == team_cup.FIRST else team_cup.FIRST
+    entries = {team_cup.FIRST: match.first, team_cup.SECOND: match.second}
+    cache: dict = {}
+    highest = round_.boards.order_by("-number").values_list("number", flat=True).first() or 0
+    board = Board.objects.create(
+        round=round_,
+        number=max(highest, round_.team_matches.count() * boards) + 1,
+        black=entrant_for(
+            tournament, match.armageddon_players[black_side], entries[black_side], cache
+        ),
+        white=entrant_for(
+            tournament, match.armageddon_players[white_side], entries[white_side], cache
+        ),
+        team_match=match,
+        slot=boards + 1,
+    )
+    if tournament.play_mode == Tournament.PlayMode.SERVER:
+        board_game_create(tournament, round_, board, now, kind=knockout.ARMAGEDDON_GAME)
+    return board

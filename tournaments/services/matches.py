@@ -26,8 +26,9 @@ from tournaments.pairing.matches import game_sides
 
 
 def game_options(tournament: Tournament, kind: str = knockout.MATCH_GAME) -> GameOptions:
-    """A game of the event; a cup's tie-break game at the cup's faster clock."""
-    tiebreak = tournament.is_knockout and kind != knockout.MATCH_GAME
+    """A game of the event; a cup's tie-break game (a team cup's Armageddon game) at the
+    cup's faster clock."""
+    tiebreak = tournament.has_bracket and kind != knockout.MATCH_GAME
     return GameOptions(
         base_seconds=tournament.cup_tiebreak_base_seconds if tiebreak else tournament.base_seconds,
         increment_seconds=(

@@ -22,7 +22,7 @@ from core.jobs import enqueue
 from tournaments import draw, notify, team_draw
 from tournaments.identity import initial_order_key
 from tournaments.models import AuditEntry, Board, Entrant, Round, TeamMatch, Tournament
-from tournaments.pairing import PairingError, berger_rounds, knockout
+from tournaments.pairing import PairingError, berger_rounds, knockout, team_cup
 from tournaments.permissions import require_director
 from tournaments.services import team_events
 from tournaments.services.common import audit, locked
@@ -464,12 +464,26 @@ def round_finish_if_complete(tournament: Tournament, round_: Round, now: datetim
         return
     if round_.status != Round.Status.STARTED:
         return
+    decided = True
+    if tournament.is_team_cup:
+        matches = list(
+            round_.team_matches.select_related("first__team__captain", "second__team__captain")
+        )
+        decisions = team_draw.cup_decisions(tournament, matches)
+        notify.armageddon_due(  # as soon as a match is level, its captains nominate
+            tournament,
+            round_,
+            [m for m in matches if decisions[m.id].stage == team_cup.PLAY_ARMAGEDDON],
+            now,
+        )
+        decided = all(
+            decision.stage in (knockout.DECIDED, knockout.BOTH_OUT)
+            for decision in decisions.values()
+        )
     if round_.boards.filter(white__isnull=False, result="").exists():
         return
-    if tournament.is_team_cup and not team_draw.cup_round_decided(
-        tournament, list(round_.team_matches.all())
-    ):
-        return  # a tied match waits for the director's lot
+    if not decided:
+        return  # a level match waits for the director's lot or its Armageddon game
     round_.status = Round.Status.FINISHED
     round_.finished_at = now
     round_.save(update_fields=["status", "finished_at"])

@@ -21,7 +21,6 @@ from games.options import CUSTOM, GameOptions, custom_start
 from tournaments.models import Arbiter, Round, Tournament, default_tiebreaks
 from tournaments.models.event import TEAM_FORMATS
 from tournaments.pairing.matches import MAX_GAMES
-from tournaments.pairing.team_cup import TEAM_DECIDERS
 from tournaments.permissions import require_club_admin, require_director
 from tournaments.services.common import locked
 from tournaments.tiebreaks import TIEBREAKS
@@ -112,17 +111,6 @@ def _validate_settings(fields: dict, current: Tournament | None = None) -> dict:
                 "times: the captains send their line-ups before."
             ),
             code="team_round_start",
-        )
-    decider = fields.get("cup_decider") or (
-        current.cup_decider if current else Tournament._meta.get_field("cup_decider").default
-    )
-    if format == Tournament.Format.TEAM_KNOCKOUT and decider not in TEAM_DECIDERS:
-        raise Unprocessable(
-            gettext(
-                "A team cup's match still tied after board-by-board elimination goes to the "
-                "higher seed or to the lot: choose one of them as the cup's last word."
-            ),
-            code="team_cup_decider",
         )
     if "tiebreaks" in fields:
         order = fields["tiebreaks"]

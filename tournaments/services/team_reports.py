@@ -64,7 +64,10 @@ def _match_in_play(match: TeamMatch) -> tuple[Tournament, TeamMatch, dict[int, B
             % {"number": match.round.number},
             code="round_not_in_play",
         )
-    boards = {board.slot: board for board in Board.objects.filter(team_match=match)}
+    boards = {  # the match's boards: a team cup's Armageddon game is entered by a director
+        board.slot: board
+        for board in Board.objects.filter(team_match=match, slot__lte=tournament.team_boards)
+    }
     if boards and all(board.result for board in boards.values()):
         raise Conflict(_("Every board of this match has its result."), code="match_decided")
     return tournament, match, boards

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from datetime import date, datetime, time, timedelta
 
+from django.core.paginator import Page, Paginator
 from django.db.models import Q, QuerySet
 from django.urls import reverse
 from django.utils import timezone
@@ -84,6 +85,84 @@ def archive_games(filters: ArchiveFilters) -> QuerySet[Game]:
     if filters.ended_to is not None:
         games = games.filter(ended_at__lt=_day_start(filters.ended_to + timedelta(days=1)))
     return games.select_related(*RECORD_RELATIONS).order_by("-ended_at", "-id")
+
+
+#: The columns a search's page shows (the download and the API read whole games).
+PAGE_COLUMNS = (
+    "status",
+    "result",
+    "termination",
+    "ply",
+    "base_seconds",
+    "increment_seconds",
+    "rated",
+    "ended_at",
+    "black__username",
+    "white__username",
+    *(
+        f"{board}__{column}"
+        for board in ("tournament_board", "match_game__board")
+        for column in ("number", "round__number", "round__tournament__name")
+    ),
+    "tournament_board__round__tournament__slug",
+    "match_game__board__round__tournament__slug",
+)
+
+
+def archive_page(filters: ArchiveFilters, number) -> tuple[Page, list[dict]]:
+    """Page ``number`` of a search (the last one for a number past it) and its rows. The page's
+    ids are picked first (a count and a top-N sort, no join), then those games are read with
+    their players and boards and only the columns the page shows: joined before the limit,
+    PostgreSQL reads and hashes the whole user table for every page."""
+    ids = archive_games(filters).values_list("pk", flat=True)
+    page = Paginator(ids, PAGE_SIZE).get_page(number)
+    by_id = {
+        game.pk: game
+        for game in Game.objects.filter(pk__in=list(page.object_list))
+        .select_related(*RECORD_RELATIONS)
+        .only(*PAGE_COLUMNS)
+    }
+    return page, archive_page_rows(by_id[pk] for pk in page.object_list)
+
+
+def archive_page_rows(games) -> list[dict]:
+    """A page of the search as the page shows it: each game's texts and links worked out here
+    once (a player's link once per player, the terminations' names once per page), not by
+    the template row by row."""
+    how = {code: str(label) for code, label in Game._meta.get_field("termination").choices}
+    players: dict[str, str] = {}
+
+    def player_url(username: str) -> str:
+        if username not in players:
+            players[username] = reverse("player-detail", kwargs={"username": username})
+        return players[username]
+
+    rows = []
+    for game in games:
+        board = tournament_board_of(game)
+        tournament = board.round.tournament if board is not None else None
+        rows.append(
+            {
+                "id": game.pk,
+                "ended_at": game.ended_at,
+                "black": game.black.username,
+                "black_url": player_url(game.black.username),
+                "white": game.white.username,
+                "white_url": player_url(game.white.username),
+                "aborted": shown_as_aborted(game),
+                "result": game.result,
+                "how": how.get(game.termination, game.termination),
+                "plies": game.ply,
+                "time_control": game.time_control_label,
+                "rated": game.rated,
+                "event": tournament.name if tournament else "",
+                "event_url": tournament.get_absolute_url() if tournament else "",
+                "event_board": f"{board.round.number}.{board.number}" if board else "",
+                "replay_url": reverse("archive-replay", args=[game.pk]),
+                "record_url": reverse("archive-record", args=[game.pk]),
+            }
+        )
+    return rows
 
 
 def archive_game(game_id: int) -> Game:

@@ -27,16 +27,15 @@ RECORD_CONTENT_TYPE = "text/plain; charset=utf-8"
 
 def archive_search(request):
     form = ArchiveSearchForm(request.GET)
-    page = None
+    page = rows = None
     if form.is_valid():
-        games = selectors.archive_games(form.filters())
-        page = Paginator(games, selectors.PAGE_SIZE).get_page(request.GET.get("page"))
+        page, rows = selectors.archive_page(form.filters(), request.GET.get("page"))
     query = request.GET.copy()
     query.pop("page", None)
     return render(
         request,
         "archive/search.html",
-        {"form": form, "page": page, "query": query.urlencode()},
+        {"form": form, "page": page, "rows": rows, "query": query.urlencode()},
     )
 
 

@@ -226,6 +226,15 @@ def challenges_for(user: User, *, now: datetime) -> QuerySet[Challenge]:
     ).select_related("challenger", "opponent")
 
 
+def first_of(games: QuerySet[Game], order: tuple, limit: int) -> QuerySet[Game]:
+    """The first ``limit`` of ``games`` in ``order``, as a query to which the rows' players
+    and boards can be joined cheaply: the database picks the ids first (a top-N sort of the
+    matching rows), then joins only those. Joined before the limit, PostgreSQL reads and
+    hashes the whole user table for every list (bench/ratings.py, 5,000 players: 2.8 ms of a
+    player's 20 latest games against 0.4 ms so)."""
+    return Game.objects.filter(pk__in=games.order_by(*order).values("pk")[:limit]).order_by(*order)
+
+
 def ongoing_games() -> QuerySet[Game]:
     return Game.objects.filter(status=Game.Status.STARTED).select_related("black", "white")
 

@@ -85,7 +85,8 @@ def player_profile_context(request, player: User) -> dict:
     multi = any(row.category == elo.MULTI_CATEGORY for row in ratings)
     history = rating_selectors.rating_history(player, tables=multi)
     tournaments, tournament_count = profile.player_tournaments(player)
-    boards = profile.played_boards(player)
+    # a board over the board is played in a tournament that has begun: none entered, none played
+    boards = profile.played_boards(player) if tournament_count else []
     context = {
         "ratings": ratings,
         "charts": [rating_chart(category, points) for category, points in history.items()],

@@ -17,13 +17,15 @@ from accounts.models import User
 from accounts.selectors import against_the_computer
 from games.clock import TimeControl
 from games.models import Game
-from games.selectors import ABORTED_UNPLAYED, outcome_for
+from games.selectors import ABORTED_UNPLAYED, first_of, outcome_for
 from ratings.models import RatingChange
 from tournaments import selectors as tournament_selectors
 from tournaments.models import Board, Entrant, Tournament
 from tournaments.pairing.matches import game_sides
 
 RECENT_GAMES = 20
+#: Game lists' order: the newest first (a game without an end, last).
+NEWEST_FIRST = (F("ended_at").desc(nulls_last=True), "-pk")
 PROFILE_TOURNAMENTS = 20
 RESULTS = ("1-0", "0-1", "1/2-1/2")
 # Positions are not shown in game lists; leaving them out keeps long histories light.
@@ -217,10 +219,9 @@ def recent_games(
     if rated: server games and over-the-board tournament boards (:func:`played_boards`, or
     ``boards`` as it gave them), as the record counts them."""
     games = list(
-        _finished_games_of(user)
+        first_of(_finished_games_of(user), NEWEST_FIRST, limit)
         .select_related("black", "white")
         .defer(*GAME_TEXT_FIELDS)
-        .order_by(F("ended_at").desc(nulls_last=True), "-pk")[:limit]
     )
     boards = (played_boards(user) if boards is None else boards)[:limit]
     lines = _game_lines(user, games, boards)
@@ -244,10 +245,12 @@ def head_to_head(user: User, opponent: User) -> HeadToHead:
             status=Game.Status.FINISHED,
             result__in=RESULTS,
         )
-        .select_related("black", "white")
         .defer(*GAME_TEXT_FIELDS)
-        .order_by(F("ended_at").desc(nulls_last=True), "-pk")
+        .order_by(*NEWEST_FIRST)
     )
+    players = {user.pk: user, opponent.pk: opponent}
+    for game in games:  # both players are known: nothing to join
+        game.black, game.white = players[game.black_id], players[game.white_id]
     lines = _game_lines(user, games)
     outcomes = [line.outcome for line in lines]
     record = Record(outcomes.count("win"), outcomes.count("draw"), outcomes.count("loss"))
@@ -331,9 +334,9 @@ def computer_games(user: User, *, limit: int = COMPUTER_GAMES_SHOWN) -> Computer
         against_the_computer(user), status=Game.Status.FINISHED, result__in=RESULTS
     )
     games = list(
-        finished.select_related("black", "white")
-        .defer("start_position", "position")
-        .order_by(F("ended_at").desc(nulls_last=True), "-pk")[:limit]
+        first_of(finished, NEWEST_FIRST, limit)
+        .select_related("black", "white")
+        .defer(*GAME_TEXT_FIELDS)
     )
     lines = []
     for game in games:

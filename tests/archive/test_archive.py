@@ -130,6 +130,27 @@ def test_search_query_count_does_not_grow_with_rows(
         assert len(ids(api().get(SEARCH_API))) == 11
 
 
+def test_the_search_page_s_queries_do_not_grow_with_its_rows(
+    client, club, alice, bob, carol, django_assert_max_num_queries
+):
+    """The page: the player named, the count, the page's ids, its games with their players and
+    boards: the same four queries for 3 games as for a full page of 50 (and a tournament's)."""
+    board = tournament_board(club, carol, alice)
+    board.game = archived_game(carol, alice, plies=1)
+    board.save()
+    for _ in range(2):
+        archived_game(alice, bob, plies=1)
+    with django_assert_max_num_queries(4):
+        few = client.get("/archive/", {"player": "alice"}).content.decode()
+    assert few.count("<tr data-game=") == 3
+    assert f'<a href="{board.round.tournament.get_absolute_url()}">Open otb 1</a>' in few
+    for _ in range(60):
+        archived_game(bob, alice, plies=1)
+    with django_assert_max_num_queries(4):
+        many = client.get("/archive/", {"player": "alice"}).content.decode()
+    assert many.count("<tr data-game=") == 50
+
+
 def test_search_pages(api, client, alice, bob):
     games = [
         archived_game(alice, bob, plies=0, ended_at=T0 + timedelta(minutes=m)) for m in range(53)
@@ -146,7 +167,8 @@ def test_search_pages(api, client, alice, bob):
     assert "page=2" in page_one.content.decode()
     assert "player=alice&amp;page=2" in page_one.content.decode()
     page_two = client.get("/archive/", {"player": "alice", "page": 2})
-    assert [game.pk for game in page_two.context["page"].object_list] == newest_first[50:]
+    assert [row["id"] for row in page_two.context["rows"]] == newest_first[50:]
+    assert list(page_two.context["page"].object_list) == newest_first[50:]
     assert f'href="/archive/games/{games[0].pk}/"' in page_two.content.decode()
 
 

@@ -184,13 +184,7 @@ def team_cup_bracket(tournament: Tournament) -> list[CupRound]:
         .order_by("round__number", "slot", "number")
     )
     results = team_draw.match_results(matches)
-    armageddons = {
-        board.team_match_id: board
-        for board in Board.objects.filter(
-            team_match__in=[match for match in matches if match.armageddon_players],
-            slot__gt=tournament.team_boards,
-        )
-    }
+    armageddons = team_draw.armageddon_boards(tournament, matches)
     return _rounds(
         tournament.rounds,
         teams,

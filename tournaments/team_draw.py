@@ -56,28 +56,18 @@ def match_results(matches: list[TeamMatch]) -> dict[int, tuple[str, ...]]:
     }
 
 
-def armageddon_results(tournament: Tournament, matches: list[TeamMatch]) -> dict[int, str]:
-    """Per team cup match (id) that went to an Armageddon game: its result from its Black's
-    side (``""`` while it is played). The game is the match's board N+1."""
+def armageddon_boards(tournament: Tournament, matches: list[TeamMatch]) -> dict[int, Board]:
+    """Per team cup match (id) whose Armageddon game is paired (both players named): its board,
+    the match's board N+1. One query, none when no match has named its players."""
     if not tournament.is_team_cup:
         return {}
-    return dict(
-        Board.objects.filter(
+    return {
+        board.team_match_id: board
+        for board in Board.objects.filter(
             team_match__in=[match for match in matches if match.armageddon_players],
             slot__gt=tournament.team_boards,
-        ).values_list("team_match_id", "result")
-    )
-
-
-def armageddon_board(tournament: Tournament, match: TeamMatch) -> Board | None:
-    """The Armageddon game's board of a team cup's ``match``, once its players are named."""
-    if not match.armageddon_players:
-        return None
-    return (
-        Board.objects.filter(team_match=match, slot__gt=tournament.team_boards)
-        .select_related("black__user", "white__user")
-        .first()
-    )
+        )
+    }
 
 
 def match_in_play(match: TeamMatch) -> bool:
@@ -169,10 +159,13 @@ def cup_decision(
 def cup_decisions(tournament: Tournament, matches: list[TeamMatch]) -> dict[int, TeamCupDecision]:
     """Per match (id), who goes through it (:func:`cup_decision`), read in two queries."""
     results = match_results(matches)
-    armageddons = armageddon_results(tournament, matches)
+    armageddons = armageddon_boards(tournament, matches)
     return {
         match.id: cup_decision(
-            tournament, match, results.get(match.id), armageddons.get(match.id, "")
+            tournament,
+            match,
+            results.get(match.id),
+            armageddons[match.id].result if match.id in armageddons else "",
         )
         for match in matches
     }

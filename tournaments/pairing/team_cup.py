@@ -75,6 +75,11 @@ class TeamCupDecision:
     by: str = ""
 
 
+def other(side: str) -> str:
+    """The other team of a match: :data:`SECOND` for :data:`FIRST`, and the reverse."""
+    return SECOND if side == FIRST else FIRST
+
+
 def armageddon_first(boards: int) -> str:
     """Which team moves first (Black) in the Armageddon game of an N-board match: it is board
     N+1, the colours alternating by board from the first team's Black on board 1."""
@@ -144,8 +149,7 @@ def _armageddon(result: str, boards: int) -> TeamCupDecision:
     if colour is None:
         return TeamCupDecision(BOTH_OUT)
     black = armageddon_first(boards)
-    white = SECOND if black == FIRST else FIRST
-    return TeamCupDecision(DECIDED, black if colour == "black" else white, ARMAGEDDON_GAME)
+    return TeamCupDecision(DECIDED, black if colour == "black" else other(black), ARMAGEDDON_GAME)
 
 
 def _first_boards(results: Sequence[str], kept: int) -> list[str]:

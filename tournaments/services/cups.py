@@ -26,7 +26,7 @@ from tournaments.permissions import acts_for, require_director
 from tournaments.services.common import audit, locked
 from tournaments.services.matches import CUP_RESULTS, board_game_create
 from tournaments.services.rounds import round_finish_if_complete
-from tournaments.services.team_events import entrant_for
+from tournaments.services.team_events import entrant_for, entry_in
 
 
 def cup_lot_drawn(*, board: Board, actor: User, winner: str, now: datetime) -> Board:
@@ -140,19 +140,8 @@ def armageddon_nominate(
             .select_related("first__team__club", "second__team__club")
             .get(pk=match.pk)
         )
-        side = next(
-            (
-                name
-                for name, entry in ((team_cup.FIRST, match.first), (team_cup.SECOND, match.second))
-                if entry is not None and entry.team_id == team.pk
-            ),
-            None,
-        )
-        if side is None:
-            raise Conflict(
-                _("%(team)s does not play in this match.") % {"team": team.name},
-                code="not_in_match",
-            )
+        entry = entry_in(match, team)
+        side = team_cup.FIRST if entry.pk == match.first_id else team_cup.SECOND
         if not acts_for(tournament, team, actor):
             raise NotAllowed(
                 _(
@@ -164,7 +153,7 @@ def armageddon_nominate(
         named = dict(match.armageddon_players)
         if named.get(side) == player.pk:
             return match
-        if team_draw.armageddon_board(tournament, match) is not None:
+        if team_draw.armageddon_boards(tournament, [match]):
             raise Conflict(
                 _("Match %(number)s's Armageddon game is paired already.")
                 % {"number": match.number},
@@ -178,7 +167,6 @@ def armageddon_nominate(
                 % {"number": match.number},
                 code="no_armageddon",
             )
-        entry = match.first if side == team_cup.FIRST else match.second
         lineup = TeamLineup.objects.filter(match=match, entry=entry).first()
         if lineup is None or player.pk not in lineup.players:
             raise InvalidInput(
@@ -207,7 +195,7 @@ def _armageddon_pair(tournament: Tournament, round_: Round, match: TeamMatch, no
     numbered after every regular board of the round; on the server, its game begins."""
     boards = tournament.team_boards
     black_side = team_cup.armageddon_first(boards)
-    white_side = team_cup.SECOND if black_side == team_cup.FIRST else team_cup.FIRST
+    white_side = team_cup.other(black_side)
     entries = {team_cup.FIRST: match.first, team_cup.SECOND: match.second}
     cache: dict = {}
     highest = round_.boards.order_by("-number").values_list("number", flat=True).first() or 0

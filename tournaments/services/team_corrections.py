@@ -31,7 +31,7 @@ from tournaments.pairing.teams import lineup_problems, lineup_results
 from tournaments.permissions import require_director
 from tournaments.services.common import audit, locked
 from tournaments.services.matches import board_game_create
-from tournaments.services.team_events import entrant_for, roster_of
+from tournaments.services.team_events import entrant_for, entry_in, roster_of
 
 
 def _names(players: list[int | None]) -> str:
@@ -51,15 +51,7 @@ def lineup_correct(
         match = TeamMatch.objects.select_related("round", "first__team", "second__team").get(
             pk=match.pk
         )
-        entry = next(
-            (side for side in (match.first, match.second) if side and side.team_id == team.pk),
-            None,
-        )
-        if entry is None or match.second is None:
-            raise Conflict(
-                _("%(team)s does not play in this match.") % {"team": team.name},
-                code="not_in_match",
-            )
+        entry = entry_in(match, team, bye=False)
         if not team_draw.match_in_play(match):
             raise Conflict(
                 _(

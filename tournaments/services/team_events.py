@@ -203,6 +203,21 @@ def _is_bye(pair: tuple) -> bool:
     return pair[2] is None
 
 
+def entry_in(match: TeamMatch, team: Team, *, bye: bool = True) -> TeamEntry:
+    """``team``'s entry in ``match``; 409 ``not_in_match`` when it does not play in it (nor, with
+    ``bye`` False, in a bye: a match without an opponent)."""
+    entry = next(
+        (side for side in (match.first, match.second) if side and side.team_id == team.pk),
+        None,
+    )
+    if entry is None or (not bye and match.second is None):
+        raise Conflict(
+            _("%(team)s does not play in this match.") % {"team": team.name},
+            code="not_in_match",
+        )
+    return entry
+
+
 def lineup_players(names: list[str]) -> list[User | None]:
     """The players a line-up names, board by board (an empty name leaves its board empty);
     a name no account has is refused with every such name given."""
@@ -225,15 +240,7 @@ def lineup_submit(
     with transaction.atomic():
         tournament = locked(match.round.tournament)
         match = TeamMatch.objects.select_related("round", "first", "second").get(pk=match.pk)
-        entry = next(
-            (side for side in (match.first, match.second) if side and side.team_id == team.pk),
-            None,
-        )
-        if entry is None:
-            raise Conflict(
-                _("%(team)s does not play in this match.") % {"team": team.name},
-                code="not_in_match",
-            )
+        entry = entry_in(match, team)
         _require_may_act_for(tournament, team, actor)
         if match.begun_at is not None:
             raise Conflict(

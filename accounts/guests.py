@@ -25,7 +25,12 @@ def guest_of(request) -> User | None:
     """The guest account of this browser session, or None (none yet, or a logged-in player)."""
     if request.user.is_authenticated:
         return None
-    guest_id = request.session.get(SESSION_KEY)
+    return guest_of_session(request.session)
+
+
+def guest_of_session(session) -> User | None:
+    """The guest account a session holds (a page's request or a socket's scope), or None."""
+    guest_id = session.get(SESSION_KEY) if session is not None else None
     if guest_id is None:
         return None
     return User.objects.filter(pk=guest_id, is_guest=True, is_active=True).first()

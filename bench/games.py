@@ -2,7 +2,7 @@
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres REDIS_URL=redis://127.0.0.1:6379/11 \\
         .venv/bin/python bench/games.py [--games 100] [--moves-per-game 40] [--flag-games 50] \\
-        [--web-workers 4] [--rate 300] [--no-closed-loop] [--watch]
+        [--web-workers 4] [--rate 500] [--no-closed-loop] [--moves-over socket|http] [--watch]
 
 What it does:
 
@@ -14,18 +14,25 @@ What it does:
    ``--games`` games through the HTTP API, each player on their own keep-alive connection (as
    two browsers are), plays the first 2 plies of every game as an unmeasured warm-up, and then
    the rest up to ``--moves-per-game`` (each side picks a seeded random legal move from the last
-   state), measuring the latency of every ``POST /api/v1/games/<id>/moves/`` and the CPU of
-   every process. Phase one is a closed loop (each game sends its next move as soon as it has
-   the answer: the capacity); phase two is paced (the games together offer ``--rate`` moves/s,
-   300 by default: the issue's target is that rate served with p99 under 100 ms);
+   state), measuring the latency of every move and the CPU of every process. With
+   ``--moves-over socket`` (the default) both players hold the game's WebSocket, as the game
+   page does, send their moves on it and wait for the ack; the next player moves once their
+   own socket has heard the move. With ``--moves-over http`` each move is a
+   ``POST /api/v1/games/<id>/moves/``, as bots send them. Phase one is a closed loop (each game
+   sends its next move as soon as it has the answer: the capacity, target 1,000 moves/s);
+   phase two is paced (the games together offer ``--rate`` moves/s, 500 by default: the
+   target is that rate served with p99 under 100 ms);
 4. starts ``--flag-games`` games with a 2 s clock, makes both first moves, then reads only the
    database until every game is adjudicated: delay = ``ended_at`` - ``flag_deadline``;
 5. prints a report with the machine, the numbers and the targets, stops every process it started
    and drops the database.  The exit code is 0 even when a target is missed: it is a report.
 
-With ``--watch`` both players of every game also hold the game's WebSocket, as browsers do
-(logged in by a session cookie), and each moves phase also reports how long a move took to reach
-the opponent's socket, counted from the moment its POST was sent.
+With ``--watch`` (implied by ``--moves-over socket``) both players of every game also hold the
+game's WebSocket, as browsers do (logged in by a session cookie), and each moves phase also
+reports how long a move took to reach the opponent's socket, counted from the moment it was
+sent. Every phase prints the CPU a move of every process (web, worker, beat, PostgreSQL, Redis,
+the bench client) and their sum divided by the speed probe, which compares runs on hosts of
+different speeds.
 """
 
 from __future__ import annotations
@@ -82,7 +89,7 @@ def parse_args(argv=None):
         "--rate",
         type=float,
         default=float(TARGET_MOVES_PER_SECOND),
-        help="moves/s the paced phase offers over its games (the target's 300); 0 skips it",
+        help="moves/s the paced phase offers over its games (the target's 500); 0 skips it",
     )
     parser.add_argument(
         "--no-closed-loop",
@@ -95,13 +102,23 @@ def parse_args(argv=None):
         help="both players also hold their game's WebSocket, as browsers do; measures how long "
         "a move takes to reach the opponent's socket",
     )
+    parser.add_argument(
+        "--moves-over",
+        choices=("socket", "http"),
+        default="socket",
+        help="how players send their moves: on the game's WebSocket, as the game page does "
+        "(socket, the default: both players hold it), or by the HTTP API as bots do (http)",
+    )
     parser.add_argument("--seed", type=int, default=1, help="seed of the move choices (1)")
     parser.add_argument("--db-name", default="sumito_bench", help="database created and dropped")
     parser.add_argument(
         "--allow-redis-db0", action="store_true", help="allow flushing Redis database 0"
     )
     parser.add_argument("--keep-logs", action="store_true", help="keep the process logs")
-    return parser.parse_args(argv)
+    args = parser.parse_args(argv)
+    if args.moves_over == "socket":
+        args.watch = True  # the players' sockets are where the moves go
+    return args
 
 
 def main(argv=None) -> int:

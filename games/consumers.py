@@ -1,8 +1,10 @@
 """The live game socket: ``/ws/games/<id>/``.
 
-On connect the client gets the state; then every change to the game arrives as
-``{"type": "state", "state": ...}``. A client may send ``{"type": "move", "move": "a1b2",
-"ply": 12}`` (the same service as the HTTP POST) or ``{"type": "refresh"}``; refusals come back as
+On connect the client gets the whole state; then every change to the game arrives as
+``{"type": "state", "state": ...}`` carrying what changed (games.events). A client may send
+``{"type": "move", "move": "a1b2", "ply": 12}`` (the same service as the HTTP POST), answered on
+this socket by ``{"type": "ack", "move", "ply", "version"}`` or by the refusal naming the move
+and ply, or ``{"type": "refresh"}``; refusals come back as
 ``{"type": "error", "error": code, "detail": message}``. A logged-in player's socket also
 carries their notifications (``{"type": "notification", ...}``, ``{"type": "unread", ...}``, as
 ``/ws/me/`` does, see ``notifications.consumers``), so a game's tab needs no second socket,
@@ -10,12 +12,18 @@ the game's chat (``{"type": "chat", ...}``, games.services.chat) and the spectat
 (``{"type": "watchers", "count": n}``, games.watchers).
 """
 
+import asyncio
+import time
+from concurrent.futures import ThreadPoolExecutor
+
 from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.db import DatabaseError, InterfaceError, OperationalError, connection
 from django.utils import timezone, translation
 from django.utils.translation import gettext, gettext_noop
 
+from accounts.guests import guest_of_session
 from core.errors import NotFound, ServiceError
 from core.languages import socket_language
 from core.live import user_group
@@ -29,8 +37,84 @@ from games.watchers import watchers_change, watchers_count, watchers_event
 from notifications.consumers import latest_text_for
 
 
+class _MoveThread:
+    """The thread that plays the moves sent on this process's game sockets. It keeps its
+    database connection from one move to the next (Channels' ``database_sync_to_async`` returns
+    the connection to the pool after every call and takes one again, checked by a round trip to
+    PostgreSQL, before the next) and hands it back once no move came for ``IDLE_SECONDS``.
+    One thread: a process's moves are played one at a time, as the interpreter lock would have
+    them anyway; each is two statements (games.move_store)."""
+
+    IDLE_SECONDS = 2.0
+
+    def __init__(self) -> None:
+        self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="socket-moves")
+        self.last_used = 0.0
+        self.timer: asyncio.TimerHandle | None = None
+        self.timer_loop: asyncio.AbstractEventLoop | None = None
+
+    async def run(self, function, *args):
+        """``function(*args)`` on the thread. A connection that failed is closed (the pool
+        replaces it) and the call made once more on a new one: a move is written only if the
+        game's row still holds the ply it was decided on (games.move_store), so a move that did
+        commit before its connection failed is refused the second time, never played twice."""
+        call = sync_to_async(
+            _with_a_usable_connection, thread_sensitive=False, executor=self.executor
+        )
+        try:
+            try:
+                return await call(function, *args)
+            except (InterfaceError, OperationalError):
+                return await call(function, *args)
+        finally:
+            self.last_used = time.monotonic()
+            self._watch(asyncio.get_running_loop())
+
+    def _watch(self, loop: asyncio.AbstractEventLoop) -> None:
+        # one check pending at a time, on the running loop (a test's server may have stopped
+        # the loop that had one)
+        if self.timer is None or self.timer_loop is not loop:
+            self.timer = loop.call_later(self.IDLE_SECONDS, self._check, loop)
+            self.timer_loop = loop
+
+    def _check(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.timer = None
+        idle = time.monotonic() - self.last_used
+        if idle >= self.IDLE_SECONDS:
+            self.executor.submit(_close_connection)
+        else:
+            self.timer = loop.call_later(self.IDLE_SECONDS - idle, self._check, loop)
+
+    def release(self) -> None:
+        """Hand the thread's connection back now (a server stopping: its database may go)."""
+        self.executor.submit(_close_connection).result()
+
+
+def _close_connection() -> None:
+    connection.close()  # this thread's own (``connection`` is per thread)
+
+
+def _with_a_usable_connection(function, *args):
+    try:
+        return function(*args)
+    except DatabaseError:
+        connection.close()  # returned to the pool, which checks it before handing it out again
+        raise
+
+
+move_thread = _MoveThread()
+
+
+def ack_text(move: str, ply: int, version: int) -> str:
+    """The answer to a move the server played: the move and ply the client sent, and the
+    game's version after it (the opponent hears the move itself as a state event)."""
+    return encode_json({"type": "ack", "move": move, "ply": ply, "version": version}).decode()
+
+
 class GameConsumer(ForgetsItsChannel, AsyncJsonWebsocketConsumer):
     watchers_version = -1  # of the newest spectator count this socket has passed on
+    colour = None  # "b" or "w" on a player's socket
+    player = None  # who moves on this socket (a logged-in user or the session's guest)
 
     async def connect(self):
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
@@ -47,8 +131,13 @@ class GameConsumer(ForgetsItsChannel, AsyncJsonWebsocketConsumer):
             # The tab's one socket also carries the player's notifications (core.live).
             self.user_group = user_group(user.pk)
             await self.channel_layer.group_add(self.user_group, self.channel_name)
-        players = {state["black"]["username"], state["white"]["username"]}
-        self.watching = not authenticated or user.username not in players
+        # Who moves on this socket: the logged-in user, or the session's guest (a visitor
+        # playing the computer, accounts.guests), as the HTTP API lets them.
+        self.player = user if authenticated else await self._guest()
+        colours = {state["black"]["username"]: "b", state["white"]["username"]: "w"}
+        # A player's sockets get the legal moves when it is their turn (games.events).
+        self.colour = colours.get(self.player.username) if self.player is not None else None
+        self.watching = self.colour is None
         if self.watching:
             await self.channel_layer.group_add(spectators_group(self.game_id), self.channel_name)
         # Every group is joined before the page hears "open": what it reads then (the chat's
@@ -102,11 +191,17 @@ class GameConsumer(ForgetsItsChannel, AsyncJsonWebsocketConsumer):
             )
 
     async def dispatch(self, message):
-        if message["type"] in ("game.state", "user.event"):
-            # Channels checks the database connections (a hop to a thread and back) before
-            # every handler; this one uses no database, and runs for every socket on every
-            # move: it was a twentieth of a web process's CPU with both players connected.
+        # Channels checks the database connections (a hop to a thread and back) before every
+        # handler. These two use no database in the event loop, and run for every move: a
+        # game's event for every socket on it (a twentieth of a web process's CPU with both
+        # players connected), and a client's message (a move is played on the move thread,
+        # which keeps its own connection; a refresh reads through database_sync_to_async,
+        # which checks them itself).
+        kind = message["type"]
+        if kind in ("game.state", "user.event"):
             await self.game_state(message)  # a notification's text is forwarded the same way
+        elif kind == "websocket.receive":
+            await self.websocket_receive(message)
         else:
             await super().dispatch(message)
 
@@ -116,7 +211,10 @@ class GameConsumer(ForgetsItsChannel, AsyncJsonWebsocketConsumer):
             if version <= self.watchers_version:
                 return
             self.watchers_version = version
-        await self.send(text_data=event["text"])  # encoded once by the publisher
+        if event.get("to_move") is not None and event["to_move"] == self.colour:
+            await self.send(text_data=event["to_move_text"])  # with the legal moves
+        else:
+            await self.send(text_data=event["text"])  # encoded once by the publisher
 
     @classmethod
     async def encode_json(cls, content):
@@ -137,8 +235,8 @@ class GameConsumer(ForgetsItsChannel, AsyncJsonWebsocketConsumer):
         await self.receive_json(content, **kwargs)
 
     async def _move(self, content):
-        user = self.scope.get("user")
-        if user is None or not user.is_authenticated:
+        user = self.player
+        if user is None:
             await self._error("not_authenticated", self._text(gettext_noop("Log in to play.")))
             return
         move, ply = content.get("move"), content.get("ply")
@@ -149,22 +247,39 @@ class GameConsumer(ForgetsItsChannel, AsyncJsonWebsocketConsumer):
             )
             return
         try:
-            await database_sync_to_async(self._apply)(user, move, ply)
+            version = await move_thread.run(self._apply, user, move, ply)
         except ServiceError as error:
-            await self._error(error.code, error.detail)
+            await self._error(error.code, error.detail, move=move, ply=ply)
+            return
+        except DatabaseError:
+            await self._error(
+                "unavailable",
+                self._text(gettext_noop("The move could not be stored; send it again.")),
+                move=move,
+                ply=ply,
+            )
+            return
+        await self.send(text_data=ack_text(move, ply, version))
 
-    def _apply(self, user, move: str, ply: int) -> None:
+    def _apply(self, user, move: str, ply: int) -> int:
         with translation.override(self.language):  # the refusal's detail in the client's language
-            services.game_move_apply(
+            game = services.game_move_apply(
                 game_id=self.game_id, player=user, move=move, expected_ply=ply, now=timezone.now()
             )
+        return game.ply
 
     def _text(self, message: str) -> str:
         with translation.override(self.language):
             return gettext(message)
 
-    async def _error(self, code: str, detail: str):
-        await self.send_json({"type": "error", "error": code, "detail": detail})
+    async def _error(self, code: str, detail: str, **about):
+        """A refusal; ``about``: the move and ply it answers (a move's refusal names them, so a
+        client matches it with the move it sent)."""
+        await self.send_json({"type": "error", "error": code, "detail": detail, **about})
+
+    @database_sync_to_async
+    def _guest(self):
+        return guest_of_session(self.scope.get("session"))
 
     @database_sync_to_async
     def _state(self):

@@ -1,9 +1,12 @@
 """Game events to browsers, sent after commit through the channel layer.
 
-Each event carries the state with its version, but of the moves only the last (see
-``socket_update``), encoded once as the socket message's text; a client that sees a gap
-refetches. Sent with ``core.live.send_group`` (Redis in production, in-memory in the
-embedded default).
+An event is what changed (``games.selectors.game_update``: the position, the clocks, the result,
+...) with the last move, never the players, the settings or the earlier moves, which a socket has
+from its whole state on connect: ``{"type": "state", "state": {...}}`` whose ``moves`` are the
+moves after its ``moves_after``. The legal moves go only to the sockets of the player to move (a
+spectator and the player waiting never use them). Each event is encoded once, by the process
+that publishes it, as the socket messages' texts; a client that sees a gap refetches. Sent with
+``core.live.send_group`` (Redis in production, in-memory in the embedded default).
 """
 
 import threading
@@ -13,21 +16,23 @@ from django.utils import timezone
 
 from core.live import home_group, send_group, site_changed
 from core.renderers import encode_json
+from games import engine
 from games.computer_players import maybe_move
 from games.models import Game
-from games.selectors import game_state
+from games.selectors import game_update, move_cells, move_document, state_of
 
-# The last state published per game in this process: the request that caused an event answers
-# with the same document instead of building it a second time.
-_recent: OrderedDict[int, dict] = OrderedDict()
+# The last change published per game in this process: the request that caused it answers with
+# the same document instead of building it a second time. (game, update, moves): the whole
+# state is put together only when a request asks (a move sent on the socket needs none).
+_recent: OrderedDict[int, tuple[Game, dict, list[dict]]] = OrderedDict()
 _recent_lock = threading.Lock()
 _RECENT_MAX = 2000
 
 
-def _remember(state: dict) -> None:
+def _remember(game: Game, update: dict, move_documents: list[dict]) -> None:
     with _recent_lock:
-        _recent[state["id"]] = state
-        _recent.move_to_end(state["id"])
+        _recent[game.pk] = (game, update, move_documents)
+        _recent.move_to_end(game.pk)
         while len(_recent) > _RECENT_MAX:
             _recent.popitem(last=False)
 
@@ -35,15 +40,16 @@ def _remember(state: dict) -> None:
 def recent_state(game: Game) -> dict | None:
     """The state last published for ``game`` if it shows the game as it is now."""
     with _recent_lock:
-        state = _recent.get(game.pk)
-    if state is None:
+        entry = _recent.get(game.pk)
+    if entry is None:
         return None
+    published, update, move_documents = entry
     same = (
-        state["version"] == game.ply
-        and state["status"] == game.status
-        and state["draw_offer"] == (game.draw_offer or None)
+        update["version"] == game.ply
+        and update["status"] == game.status
+        and update["draw_offer"] == (game.draw_offer or None)
     )
-    return state if same else None
+    return state_of(published, update, move_documents) if same else None
 
 
 def game_group(game_id: int) -> str:
@@ -55,14 +61,15 @@ def spectators_group(game_id: int) -> str:
     return f"game-{game_id}-spectators"
 
 
-def socket_update(state: dict) -> dict:
-    """``state`` as an event sends it: with only the last move in ``moves``, and ``moves_after``
-    the ply after which they come. A socket already has every earlier move (the whole state on
-    connect, then every event), and the moves list grows with the game: sent whole, it made the
-    events of a long game three times the size and cost of a short one's. A client that misses
-    an event sees the gap and refetches."""
-    moves = state["moves"][-1:]
-    return {**state, "moves": moves, "moves_after": len(state["moves"]) - len(moves)}
+def socket_update(game_id: int, update: dict, move_documents: list[dict]) -> dict:
+    """The event's state: ``update`` without the legal moves, with ``id`` and only the last move
+    in ``moves``, and ``moves_after`` the ply after which they come. A socket already has every
+    earlier move (the whole state on connect, then every event), and the moves list grows with
+    the game: sent whole, it made the events of a long game three times the size and cost of a
+    short one's. A client that misses an event sees the gap and refetches."""
+    moves = move_documents[-1:]
+    event = {key: value for key, value in update.items() if key != "legal_moves"}
+    return {"id": game_id, **event, "moves": moves, "moves_after": len(move_documents) - len(moves)}
 
 
 def socket_text(state: dict) -> str:
@@ -71,25 +78,45 @@ def socket_text(state: dict) -> str:
 
 
 def publish_game(
-    game_id: int, *, game: Game | None = None, move_documents: list[dict] | None = None
+    game_id: int,
+    *,
+    game: Game | None = None,
+    move_documents: list[dict] | None = None,
+    engine_game: engine.Game | None = None,
 ) -> None:
-    """Send the game's state to everyone watching it (after the commit that changed it).
+    """Send what changed in the game to everyone watching it (after the commit that changed it).
 
     ``game`` and ``move_documents``, when given, are the committed game (with its players) and
-    its moves as the state shows them, saving the reads.
+    its moves as the state shows them, saving the reads; ``engine_game``, the move path's engine
+    after the move, saves parsing the position again and names the move's marbles.
     """
     if game is None:
         game = Game.objects.select_related("black", "white").filter(pk=game_id).first()
     if game is None:
         return
-    state = game_state(game, now=timezone.now(), move_documents=move_documents)
-    _remember(state)
-    # The socket message itself, encoded once here: each process with sockets on the game then
-    # sends the same text to each of them (see GameConsumer.game_state), instead of encoding
-    # the whole state again per socket. It carries only the last move (see socket_update).
-    send_group(
-        game_group(game_id), {"type": "game.state", "text": socket_text(socket_update(state))}
-    )
+    if move_documents is None:
+        move_documents = [
+            move_document(*row)
+            for row in game.moves.order_by("ply").values_list(
+                "ply", "notation", "played_at", "clock_ms", "pushed_off"
+            )
+        ]
+    position = engine_game.position if engine_game is not None else None
+    update = game_update(game, now=timezone.now(), position=position)
+    _remember(game, update, move_documents)
+    # The socket messages themselves, encoded once here: each process with sockets on the game
+    # then sends the same text to each of them (see GameConsumer.game_state), instead of
+    # encoding the state again per socket. The one with the legal moves goes to the sockets of
+    # the player to move only.
+    event = socket_update(game_id, update, move_documents)
+    last = engine_game.last_move if engine_game is not None else None
+    if isinstance(last, engine.Move):  # the board marks every marble it moved
+        event["last_move"] = move_cells(last)
+    message = {"type": "game.state", "text": socket_text(event)}
+    if update["legal_moves"]:
+        message["to_move"] = game.side_to_move
+        message["to_move_text"] = socket_text({**event, "legal_moves": update["legal_moves"]})
+    send_group(game_group(game_id), message)
     if not game.is_active or game.ply <= 1:  # started, first move, ended: the live list
         site_changed("games")
     if game.is_active:  # the player to move's home pages (their "your move" list), no other tab

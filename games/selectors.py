@@ -43,12 +43,14 @@ def placements_left(game: Game) -> int:
     return max(0, PLACEMENT_PLIES - game.ply)
 
 
-def marbles_lost(game: Game) -> tuple[int, int]:
+def marbles_lost(game: Game, position: engine.Position | None = None) -> tuple[int, int]:
     """(Black's, White's) marbles pushed off so far: 14 minus those on the board, and none
-    during the placement phase, whose board is still filling up (a game may end in it)."""
+    during the placement phase, whose board is still filling up (a game may end in it).
+    ``position``: the game's position when the caller has it parsed already."""
     if placements_left(game):
         return 0, 0
-    position = engine.Position.from_string(game.position)
+    if position is None:
+        position = engine.Position.from_string(game.position)
     return position.pushed_off(engine.BLACK), position.pushed_off(engine.WHITE)
 
 
@@ -138,28 +140,19 @@ def game_state(game: Game, *, now: datetime, move_documents: list[dict] | None =
     ``placement``, notation ``@e5``), ``placement`` says how many marbles each side has still to
     place (null otherwise) and nobody has pushed anything off.
     """
-    position = engine.Position.from_string(game.position)
-    black_lost, white_lost = marbles_lost(game)
-    placing = _placement_document(game)
-    if not game.is_active:
-        legal_moves = []
-    elif placing:
-        legal_moves = _placement_moves(position)
-    else:
-        legal_moves = legal_move_list(position)
-    clock = game.clock
     if move_documents is None:
         move_documents = [
             move_document(m.ply, m.notation, m.played_at, m.clock_ms, m.pushed_off)
             for m in Move.objects.filter(game=game).order_by("ply")
         ]
-    running = game.is_active and game.flag_deadline is not None
+    return state_of(game, game_update(game, now=now), move_documents)
+
+
+def state_of(game: Game, update: dict, move_documents: list[dict]) -> dict:
+    """The whole state from ``update`` (:func:`game_update`) and every move of the game."""
     return {
         "id": game.pk,
         "url": game.get_absolute_url(),
-        "version": game.ply,
-        "ply": game.ply,
-        "status": game.status,
         "black": _player(game.black),
         "white": _player(game.white),
         "rated": game.rated,
@@ -171,6 +164,31 @@ def game_state(game: Game, *, now: datetime, move_documents: list[dict] | None =
             "label": game.time_control_label,
         },
         "marbles_to_win": game.marbles_to_win,
+        **update,
+        "moves": move_documents,
+    }
+
+
+def game_update(game: Game, *, now: datetime, position: engine.Position | None = None) -> dict:
+    """The part of the state a move, a draw offer or the end changes (all of it but the
+    players, the settings and the moves), as of ``now``. ``position``: the game's position
+    when the caller has it parsed already (the move path's engine)."""
+    if position is None:
+        position = engine.Position.from_string(game.position)
+    black_lost, white_lost = marbles_lost(game, position)
+    placing = _placement_document(game)
+    if not game.is_active:
+        legal_moves = []
+    elif placing:
+        legal_moves = _placement_moves(position)
+    else:
+        legal_moves = legal_move_list(position)
+    clock = game.clock
+    running = game.is_active and game.flag_deadline is not None
+    return {
+        "version": game.ply,
+        "ply": game.ply,
+        "status": game.status,
         "position": game.position,
         "side_to_move": game.side_to_move,
         "pushed_off": {"black": black_lost, "white": white_lost},
@@ -189,13 +207,18 @@ def game_state(game: Game, *, now: datetime, move_documents: list[dict] | None =
             "deadline": game.flag_deadline.isoformat() if running else None,
             "server_now": now.isoformat(),
         },
-        "moves": move_documents,
         "draw_offer": game.draw_offer or None,
         "rating_changes": rating_changes(game),
         "result": game.result or None,
         "termination": game.termination or None,
         "ended_at": game.ended_at.isoformat() if game.ended_at else None,
     }
+
+
+def move_cells(move: engine.Move) -> dict:
+    """The marbles a played move moved and where they went (the board marks them)."""
+    document = _legal_move_document(move)
+    return {"marbles": document["marbles"], "destinations": document["destinations"]}
 
 
 def rating_changes(game: Game) -> dict:

@@ -189,6 +189,14 @@ class MoveStats:
     sockets: int = 0
     socket_errors: Counter = field(default_factory=Counter)
 
+    def record(self, started: float, finished: float) -> None:
+        """A measured move: sent at ``started``, answered at ``finished``."""
+        if self.first_at is None:
+            self.first_at = started
+        self.last_at = max(self.last_at, finished)
+        self.answered_at.append(finished)
+        self.latencies_ms.append((finished - started) * 1000)
+
     def event_delays_ms(self) -> tuple[list[float], int]:
         """How long each measured move took to reach the opponent's socket, from the moment
         its POST was sent; and how many moves never reached it."""
@@ -269,13 +277,9 @@ async def play_game(
         )
         finished = time.perf_counter()
         if stats is not None:
-            if stats.first_at is None:
-                stats.first_at = started
+            stats.record(started, finished)
             if span_start is None:
                 span_start = started
-            stats.last_at = max(stats.last_at, finished)
-            stats.answered_at.append(finished)
-            stats.latencies_ms.append((finished - started) * 1000)
         if status == 200:
             state = answer
         else:
@@ -331,6 +335,146 @@ async def watch_game(
         stats.socket_errors[type(error).__name__] += 1
     finally:
         opened.set()  # a socket that failed must not hold up the phase
+
+
+class GameSocket:
+    """A player's browser tab that plays over the game's WebSocket (``--moves-over socket``):
+    logged in by the session cookie, with the compression browsers ask for. It keeps the newest
+    state it heard (the whole state on connect, then each event), records when each version
+    arrived (``stats.arrived``), and matches each move it sends with its answer on the same
+    socket: ``{"type": "ack", ...}`` or ``{"type": "error", ...}`` naming the move's ply."""
+
+    def __init__(self, port: int, game_id: int, colour: str, player: Player, stats: MoveStats):
+        self.port, self.game_id, self.colour, self.player = port, game_id, colour, player
+        self.stats = stats
+        self.state: dict | None = None
+        self.changed = asyncio.Event()
+        self.answers: dict[int, asyncio.Future] = {}
+        self.socket = None
+        self.reader: asyncio.Task | None = None
+
+    async def open(self) -> None:
+        from websockets.asyncio.client import connect
+
+        self.socket = await connect(
+            f"ws://127.0.0.1:{self.port}/ws/games/{self.game_id}/",
+            origin=f"http://127.0.0.1:{self.port}",
+            additional_headers={"Cookie": f"sessionid={self.player.session}"},
+            ping_interval=None,
+            max_size=None,
+        )
+        self.reader = asyncio.create_task(self._read())
+        await self.at_least(0)
+
+    async def close(self) -> None:
+        if self.reader is not None:
+            self.reader.cancel()
+            with contextlib.suppress(BaseException):
+                await self.reader
+        if self.socket is not None:
+            with contextlib.suppress(Exception):
+                await self.socket.close()
+
+    async def _read(self) -> None:
+        try:
+            async for raw in self.socket:
+                arrived = time.perf_counter()
+                message = orjson.loads(raw)
+                kind = message.get("type")
+                if kind == "state":
+                    state = message["state"]
+                    self.stats.arrived.setdefault(
+                        (self.game_id, self.colour, state["version"]), arrived
+                    )
+                    if self.state is None or state["version"] >= self.state["version"]:
+                        self.state = state
+                    self.changed.set()
+                elif kind in ("ack", "error") and message.get("ply") in self.answers:
+                    future = self.answers.pop(message["ply"])
+                    if not future.done():
+                        future.set_result(message)
+                elif kind == "error":
+                    self.stats.socket_errors[f"error {message.get('error')}"] += 1
+        except asyncio.CancelledError:
+            raise
+        except Exception as error:  # noqa: BLE001 - counted: the socket is the measure
+            self.stats.socket_errors[type(error).__name__] += 1
+        finally:
+            for future in self.answers.values():
+                if not future.done():
+                    future.set_result({"type": "error", "error": "socket closed"})
+            self.changed.set()
+
+    async def at_least(self, version: int, timeout: float = 10.0) -> dict:
+        """The newest state heard once it is at ``version`` or later (or the game is over)."""
+        deadline = time.monotonic() + timeout
+        while self.state is None or (
+            self.state["version"] < version and self.state["status"] == "started"
+        ):
+            if self.reader is not None and self.reader.done():
+                raise BenchError(f"game {self.game_id}: the {self.colour} socket closed")
+            self.changed.clear()
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.changed.wait(), left)
+        return self.state
+
+    async def move(self, notation: str, ply: int) -> dict:
+        """Send the move on the socket; its ack or refusal."""
+        future = asyncio.get_running_loop().create_future()
+        self.answers[ply] = future
+        await self.socket.send(
+            orjson.dumps({"type": "move", "move": notation, "ply": ply}).decode()
+        )
+        return await asyncio.wait_for(future, 30.0)
+
+    async def refresh(self) -> dict:
+        await self.socket.send('{"type": "refresh"}')
+        self.changed.clear()
+        await asyncio.wait_for(self.changed.wait(), 10.0)
+        return self.state
+
+
+async def play_game_over_sockets(
+    sockets: dict[str, GameSocket], plies: int, rng: random.Random, stats: MoveStats, pace: Pace
+) -> None:
+    """Play until ``plies`` over both players' sockets, as two browsers do: the player to move
+    picks from the state their own socket heard, sends the move on it and waits for its ack;
+    then the other player waits until their socket hears it. The latency is the ack's."""
+    state = await sockets["b"].at_least(0)
+    game_id = state["id"]
+    due = await pace.first(rng)
+    span_start = None
+    while state["status"] == "started" and state["legal_moves"] and state["version"] < plies:
+        colour = state["side_to_move"]
+        version = state["version"]
+        notation = pick_move(state, rng)
+        started = time.perf_counter()
+        stats.sent[(game_id, version + 1)] = (started, colour)
+        answer = await sockets[colour].move(notation, version)
+        finished = time.perf_counter()
+        stats.record(started, finished)
+        if span_start is None:
+            span_start = started
+        opponent = "w" if colour == "b" else "b"
+        if answer["type"] == "ack":
+            try:
+                state = await sockets[opponent].at_least(version + 1)
+            except TimeoutError:
+                stats.errors["event not heard in 10 s"] += 1
+                state = await sockets[opponent].refresh()
+        else:
+            stats.errors[f"refused {answer.get('error', '?')}"] += 1
+            state = await sockets[colour].refresh()
+            if state["side_to_move"] != colour:
+                state = await sockets[state["side_to_move"]].at_least(state["version"])
+        due = await pace.next(due, rng)
+    if span_start is not None:
+        stats.spans.append((span_start, time.perf_counter()))
+    if state["status"] != "started":
+        stats.games_over += 1
 
 
 async def progress_line(label: str, done, total: int, stop: asyncio.Event, probe=None) -> None:

@@ -14,6 +14,7 @@ from datetime import datetime
 from bench.common import speed_probe
 from bench.live.client import (
     Connection,
+    GameSocket,
     MoveStats,
     Pace,
     Player,
@@ -21,6 +22,7 @@ from bench.live.client import (
     options,
     pick_move,
     play_game,
+    play_game_over_sockets,
     progress_line,
     start_game,
     watch_game,
@@ -82,6 +84,7 @@ async def _moves_phase(
     if stats.setup_errors:
         log(f"{args.games - len(games)} games did not start: {dict(stats.setup_errors)}")
     watchers: list[tuple[asyncio.Task, asyncio.Event]] = []
+    sockets: list[dict[str, GameSocket]] = []  # --moves-over socket: both players', per game
     try:
         warm = Pace(None, len(games))
         states = await asyncio.gather(
@@ -95,7 +98,18 @@ async def _moves_phase(
         def probe():
             stats.peak_connections = max(stats.peak_connections, connections_probe())
 
-        if args.watch:
+        if args.moves_over == "socket":
+            log(f"{label}: opening both players' sockets on each game (moves go over them)")
+            sockets = [
+                {
+                    colour: GameSocket(port, state["id"], colour, player, stats)
+                    for colour, player in who.items()
+                }
+                for _conn, state, who in games
+            ]
+            await gather_limited((s.open() for pair in sockets for s in pair.values()), 50)
+            stats.sockets = 2 * len(sockets)
+        elif args.watch:
             log(f"{label}: opening both players' sockets on each game")
             for _conn, state, who in games:
                 for colour, player in who.items():
@@ -117,28 +131,41 @@ async def _moves_phase(
         speed_before = speed_probe()
         before = CpuSample.take(services)
         try:
-            await asyncio.gather(
-                *(
-                    play_game(
-                        conn,
-                        state,
-                        who,
-                        plies,
-                        random.Random(args.seed * 100_003 + index),
-                        stats,
-                        pace,
+            if sockets:
+                await asyncio.gather(
+                    *(
+                        play_game_over_sockets(
+                            pair, plies, random.Random(args.seed * 100_003 + index), stats, pace
+                        )
+                        for index, pair in enumerate(sockets)
                     )
-                    for index, (conn, state, who) in enumerate(games)
                 )
-            )
+            else:
+                await asyncio.gather(
+                    *(
+                        play_game(
+                            conn,
+                            state,
+                            who,
+                            plies,
+                            random.Random(args.seed * 100_003 + index),
+                            stats,
+                            pace,
+                        )
+                        for index, (conn, state, who) in enumerate(games)
+                    )
+                )
         finally:
             stats.cpu = CpuSample.take(services).since(before)
             stop.set()
             await progress
             stats.speed_ms = (speed_before, speed_probe())
-        if watchers:
+        if watchers or sockets:
             await asyncio.sleep(1.0)  # the last events on their way
     finally:
+        for pair in sockets:
+            for socket in pair.values():
+                await socket.close()
         for task, _ in watchers:
             task.cancel()
         await asyncio.gather(*(task for task, _ in watchers), return_exceptions=True)

@@ -8,7 +8,10 @@ import statistics
 from bench.live.client import MoveStats
 from bench.live.phases import FLAG_BASE_SECONDS, WARMUP_PLIES
 
-TARGET_MOVES_PER_SECOND = 300
+# Issue 28's targets: the paced phase offers 500 moves/s, served with a p99 under 100 ms; the
+# closed loop's capacity at least 1,000 moves/s.
+TARGET_MOVES_PER_SECOND = 500
+TARGET_CAPACITY = 1000
 TARGET_MOVE_P99_MS = 100
 TARGET_ADJUDICATION_P99_S = 1.5
 
@@ -53,12 +56,18 @@ def moves_section(title: str, moves: MoveStats, args, facts) -> list[str]:
     if count:
         p50, p90, p99 = (percentile(moves.latencies_ms, f) for f in (0.5, 0.9, 0.99))
         lines.append(
-            f"  latency ms           p50 {p50:.1f}  p90 {p90:.1f}  p99 {p99:.1f}  "
+            (
+                "  to the ack ms        "
+                if args.moves_over == "socket"
+                else "  latency ms           "
+            )
+            + f"p50 {p50:.1f}  p90 {p90:.1f}  p99 {p99:.1f}  "
             f"max {max(moves.latencies_ms):.1f}  mean {statistics.fmean(moves.latencies_ms):.1f}"
         )
     errors = sum(moves.errors.values())
     lines.append(
-        f"  non-200 responses    {errors}"
+        ("  refusals             " if args.moves_over == "socket" else "  non-200 responses    ")
+        + f"{errors}"
         + ("" if not errors else "  " + ", ".join(f"{k}: {v}" for k, v in moves.errors.items()))
     )
     if args.watch:
@@ -74,9 +83,10 @@ def moves_section(title: str, moves: MoveStats, args, facts) -> list[str]:
         )
         if delays:
             p50, p90, p99 = (percentile(delays, f) for f in (0.5, 0.9, 0.99))
+            sent = "sent on the socket" if args.moves_over == "socket" else "the POST sent"
             lines.append(
                 f"  to opponent's socket ms  p50 {p50:.1f}  p90 {p90:.1f}  p99 {p99:.1f}  "
-                f"max {max(delays):.1f}  (from the POST; {len(delays)} moves arrived, "
+                f"max {max(delays):.1f}  (from the move {sent}; {len(delays)} moves arrived, "
                 f"{missing} did not)"
             )
     lines.append(f"  DB connections       peak {moves.peak_connections} open to the bench database")
@@ -92,11 +102,19 @@ def moves_section(title: str, moves: MoveStats, args, facts) -> list[str]:
             f"  whole machine        {machine / wall:.2f} of {facts['nproc']} cores busy; "
             f"{max(0.0, machine - total) / wall:.2f} by processes outside this bench"
         )
+        per_move = {name: seconds * 1000 / max(count, 1) for name, seconds in cpu.items()}
         lines.append(
-            f"  CPU ms per move      web {cpu['web'] * 1000 / max(count, 1):.2f}  "
-            f"postgres {cpu['postgres'] * 1000 / max(count, 1):.2f}  "
-            f"redis {cpu['redis'] * 1000 / max(count, 1):.2f}  "
-            f"bench client {cpu['bench'] * 1000 / max(count, 1):.2f}"
+            f"  CPU ms per move      web {per_move['web']:.2f}  "
+            f"postgres {per_move['postgres']:.2f}  "
+            f"redis {per_move['redis']:.2f}  "
+            f"bench client {per_move['bench']:.2f}  "
+            f"(worker {per_move['worker']:.2f}, beat {per_move['beat']:.2f})"
+        )
+        every = sum(per_move.values())
+        probe = statistics.fmean(moves.speed_ms) if any(moves.speed_ms) else 0.0
+        lines.append(
+            f"  all processes        {every:.2f} ms of CPU a move; / speed probe "
+            f"{probe:.1f} ms = {every / probe if probe else 0.0:.3f} (compares across hosts)"
         )
     before, after = moves.speed_ms
     lines.append(
@@ -117,8 +135,8 @@ def targets_section(args, phases: list[tuple[str, str, MoveStats]]) -> list[str]
         rate = capacity.steady_rate
         lines.append(
             f"  capacity             {rate:.1f} moves/s, closed loop ({args.games} games each "
-            f"sending its next move on the answer): target >= {TARGET_MOVES_PER_SECOND}: "
-            f"{verdict(rate >= TARGET_MOVES_PER_SECOND)}"
+            f"sending its next move on the answer): target >= {TARGET_CAPACITY}: "
+            f"{verdict(rate >= TARGET_CAPACITY)}"
         )
     if paced is not None and paced.latencies_ms and paced.wall:
         rate = paced.steady_rate
@@ -159,6 +177,15 @@ def report(args, facts, phases: list[tuple[str, str, MoveStats]], flags, log_pro
         f"settings   CONN_MAX_AGE {database.get('CONN_MAX_AGE')}, pool {options.get('pool')}, "
         f"server-side binding {options.get('server_side_binding', False)}, "
         f"prepare threshold {options.get('prepare_threshold')}, DEBUG {settings.DEBUG}"
+    )
+    lines.append(
+        "moves      "
+        + (
+            "sent on the game's WebSocket by both players (as the game page does); latency: to "
+            "the ack on the same socket"
+            if args.moves_over == "socket"
+            else "POSTed to /api/v1/games/<id>/moves/ (as bots do); latency: to the answer"
+        )
     )
     if queries:
         lines.append(f"SQL        per move POST: {queries}")

@@ -190,6 +190,11 @@ class Game:
         return tuple(self._moves)
 
     @property
+    def last_move(self) -> Move | Placement | None:
+        """The move played last (None before the first)."""
+        return self._moves[-1] if self._moves else None
+
+    @property
     def notations(self) -> tuple[str, ...]:
         """The canonical notations of the moves played so far."""
         return tuple(move.notation for move in self._moves)

@@ -181,17 +181,26 @@ def games_sweep_flags(*, now: datetime, limit: int = 500) -> int:
 # --- after commit: events to browsers --------------------------------------------------------------
 
 
-def after_commit(game: Game, now: datetime, *, move_documents: list | None = None) -> None:
+def after_commit(
+    game: Game,
+    now: datetime,
+    *,
+    move_documents: list | None = None,
+    engine_game: engine.Game | None = None,
+) -> None:
     """After the commit: publish the game's state to everyone watching it.
 
     With ``move_documents`` (all of the game's moves, rendered) the state is built from ``game``
-    without reading the game again.
+    without reading the game again; with ``engine_game`` (the move path's engine after the move)
+    without parsing its position again.
     """
     game_id = game.pk
     if move_documents is None:
         live.after_commit(lambda: publish_game(game_id), f"game {game_id}'s state")
     else:
         live.after_commit(
-            lambda: publish_game(game_id, game=game, move_documents=move_documents),
+            lambda: publish_game(
+                game_id, game=game, move_documents=move_documents, engine_game=engine_game
+            ),
             f"game {game_id}'s state",
         )

@@ -110,7 +110,7 @@ def _move_compare_and_set(
     if not move_store.write_if_unchanged(game, move_row, expected=expected):
         return None
     documents.append(_played_document(move_row))
-    after_commit(game, now, move_documents=documents)
+    after_commit(game, now, move_documents=documents, engine_game=engine_game)
     move_store.keep_after_commit(game, engine_game, documents)
     return game
 
@@ -147,7 +147,7 @@ def _move_locked(
                 finish_locked(game, engine_game.result, engine_game.termination, now)
             else:
                 move_store.write(game, move_row)
-                after_commit(game, now, move_documents=documents)
+                after_commit(game, now, move_documents=documents, engine_game=engine_game)
                 move_store.keep_after_commit(game, engine_game, documents)
     if timed_out:
         raise Conflict(

@@ -32,6 +32,8 @@ import time
 import pytest
 from django.db.backends.signals import connection_created
 
+from games.consumers import move_thread
+
 STARTUP_TIMEOUT_SECONDS = 10.0
 SHUTDOWN_TIMEOUT_SECONDS = 10.0
 
@@ -88,6 +90,7 @@ def asgi_live_server(transactional_db):
         server.should_exit = True
         thread.join(SHUTDOWN_TIMEOUT_SECONDS)
         listener.close()
+        move_thread.release()  # the socket moves' connection, kept between moves
         database["CONN_MAX_AGE"] = saved_max_age
         connection_created.disconnect(_no_read_locks)
         if thread.is_alive():

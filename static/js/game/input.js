@@ -7,9 +7,10 @@
 import { askDirection, create, hideDirections, parsePosition, step } from "sumito/board.js";
 import { format, gettext } from "sumito/i18n.js";
 import { render } from "sumito/game/render.js";
-import { post, setStatus, showError } from "sumito/game/server.js";
+import { sendMove } from "sumito/game/live.js";
+import { post, refresh, setStatus, showError } from "sumito/game/server.js";
 import {
-  applyState, current, isBusy, lastMoveShown, myTurn, page, setBusy,
+  applyState, current, isBusy, lastMoveShown, myTurn, page, setBusy, untilVersion,
 } from "sumito/game/state.js";
 
 // Arrows as seen from Black's side; White's view is turned by 180 degrees.
@@ -155,13 +156,26 @@ function commit(move) {
   }
 }
 
-/** Play a move on the current ply; resolves to whether the server took it. */
+const STATE_AFTER_ACK_MS = 2000; // an ack whose state does not follow by then: read it again
+
+/**
+ * Play a move on the current ply; resolves to whether the server took it. On the game's socket
+ * when it is live (the ack comes back on it, and the new state as the event every socket of
+ * the game hears); else by the HTTP API, which answers the new state.
+ */
 export async function play(notation) {
   setBusy(true);
   setStatus("");
   renderBoard();
+  const ply = current().version;
   try {
-    applyState(await post("moves/", { move: notation, ply: current().version }));
+    const sent = sendMove(notation, ply);
+    if (sent) {
+      const ack = await sent;
+      if (!(await untilVersion(ack.version, STATE_AFTER_ACK_MS))) await refresh();
+    } else {
+      applyState(await post("moves/", { move: notation, ply }));
+    }
     selection = [];
     return true;
   } catch (error) {

@@ -8,6 +8,7 @@
  * the state is read again; the features that asked (onLive: the chat) read theirs again each
  * time the socket is live.
  */
+import { ApiError } from "sumito/api.js";
 import { format, gettext } from "sumito/i18n.js";
 import { publish } from "sumito/live.js";
 import { guarded, openSocket } from "sumito/socket.js";
@@ -34,8 +35,53 @@ export function onLive(fn) {
 function handle(message) {
   for (const listener of messageListeners) guarded(listener, message);
   if (message.type === "state") applyState(withEarlierMoves(message.state));
-  else if (message.type === "error") setStatus(message.detail || message.error, true);
-  else if (NOTIFICATIONS.has(message.type)) publish(message);
+  else if (message.type === "ack") answered(message);
+  else if (message.type === "error") {
+    if (!answered(message)) setStatus(message.detail || message.error, true);
+  } else if (NOTIFICATIONS.has(message.type)) publish(message);
+}
+
+// --- moves sent on the socket ---------------------------------------------------------------------
+
+const ANSWER_MS = 10000; // no ack or refusal by then: the state is read again
+const pending = new Map(); // the ply a move was sent at -> { resolve, reject, timer }
+
+/**
+ * Send a move on the socket: resolves to the ack ({ move, ply, version }) or rejects with the
+ * refusal (an ApiError with its code), as the HTTP API would answer. Null when the socket is
+ * not live (the caller posts the move instead).
+ */
+export function sendMove(move, ply) {
+  if (!socket || !socket.live() || pending.has(ply)) return null;
+  return new Promise((resolve, reject) => {
+    const timer = window.setTimeout(() => {
+      pending.delete(ply);
+      reject(new ApiError(0, "no_answer", gettext("No answer from the server: reading the game again.")));
+    }, ANSWER_MS);
+    pending.set(ply, { resolve, reject, timer });
+    socket.send({ type: "move", move, ply });
+  });
+}
+
+/** The answer to a move this page sent (an ack or a refusal naming its ply): whether it was one. */
+function answered(message) {
+  const waiting = typeof message.ply === "number" ? pending.get(message.ply) : null;
+  if (!waiting) return false;
+  pending.delete(message.ply);
+  window.clearTimeout(waiting.timer);
+  if (message.type === "ack") waiting.resolve(message);
+  else waiting.reject(new ApiError(409, message.error, message.detail || message.error));
+  return true;
+}
+
+/** The socket went away: the moves it carried have no answer to wait for (the state is read
+ * again on reconnection). */
+function dropPending() {
+  for (const [ply, waiting] of pending) {
+    pending.delete(ply);
+    window.clearTimeout(waiting.timer);
+    waiting.reject(new ApiError(0, "no_answer", gettext("No answer from the server: reading the game again.")));
+  }
 }
 
 function setConnection(kind, text) {
@@ -51,6 +97,7 @@ function showStatus({ state, reconnecting, delay }) {
     setConnection("live", gettext("Live"));
     for (const listener of liveListeners) guarded(listener);
   } else if (state === "offline") {
+    dropPending();
     setConnection("offline", format(gettext("Offline · retrying in %(seconds)s s"), { seconds: Math.ceil(delay / 1000) }));
   } else if (state === "closed") {
     setConnection("offline", gettext("Game not found")); // 4404: the one final code of a game

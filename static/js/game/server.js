@@ -19,7 +19,7 @@ export async function refresh() {
 /** A refusal in the status line; one that says the page is behind reads the state again. */
 export function showError(error) {
   setStatus(error.message || String(error), true);
-  if (["stale_ply", "not_your_turn", "game_over", "time_out"].includes(error.code)) refresh();
+  if (["stale_ply", "not_your_turn", "game_over", "time_out", "no_answer", "unavailable"].includes(error.code)) refresh();
 }
 
 export function setStatus(text, isError = false) {

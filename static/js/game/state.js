@@ -71,26 +71,57 @@ export function applyState(next, at = performance.now()) {
   if (moved) lastMove = lastMoveCells(next, previous);
   for (const listener of changeListeners) listener(state, previous, { moved });
   for (const listener of stateListeners) guarded(listener, state, previous);
+  wakeWaiters();
   return true;
 }
 
 /**
- * A socket event's state lists only the moves after its `moves_after`: the earlier ones are
- * those this page has. Null when the page lacks one of them (it missed an event).
+ * A socket event carries what changed (the position, the clocks, the result...), without the
+ * players and settings, and lists only the moves after its `moves_after`: the rest is what this
+ * page has. Its legal moves come only to the player to move. The whole state, put together with
+ * the one shown; null when the page lacks one of the earlier moves (it missed an event).
  */
 export function withEarlierMoves(next) {
-  if (!next || !next.moves_after) return next;
+  if (!next || !("moves_after" in next)) return next; // a whole state (the API's answer)
   const earlier = (state.moves || []).filter((move) => move.ply <= next.moves_after);
   if (earlier.length !== next.moves_after) return null;
-  return { ...next, moves: earlier.concat(next.moves) };
+  const { moves_after: _after, ...changed } = next;
+  return { ...state, legal_moves: [], last_move: null, ...changed, moves: earlier.concat(next.moves) };
 }
 
-/** The cells of the last move: exact when the previous state listed it, else from its notation. */
+// Moves sent on the socket wait for their state: version -> resolvers (untilVersion).
+const versionWaiters = new Map();
+
+/** Resolves to true once a state at `version` or later is shown, false after `ms`. */
+export function untilVersion(version, ms) {
+  if (state.version >= version) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const timer = window.setTimeout(() => resolve(false), ms);
+    const list = versionWaiters.get(version) || [];
+    list.push(() => {
+      window.clearTimeout(timer);
+      resolve(true);
+    });
+    versionWaiters.set(version, list);
+  });
+}
+
+function wakeWaiters() {
+  for (const [version, list] of versionWaiters) {
+    if (version > state.version) continue;
+    versionWaiters.delete(version);
+    for (const resolve of list) resolve();
+  }
+}
+
+/** The cells of the last move: exact when the event or the previous state named its marbles,
+ * else from its notation. */
 function lastMoveCells(next, previous) {
   const moves = (next && next.moves) || [];
   if (!moves.length) return { from: [], to: [] };
   const notation = moves[moves.length - 1].notation;
   if (notation.startsWith("@")) return { from: [], to: [notation.slice(1)] }; // a placement
+  if (next.last_move) return { from: next.last_move.marbles, to: next.last_move.destinations };
   if (previous && next.version === previous.version + 1) {
     const known = (previous.legal_moves || []).find((move) => move.notation === notation);
     if (known) return { from: known.marbles, to: known.destinations };

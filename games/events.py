@@ -19,7 +19,7 @@ from core.renderers import encode_json
 from games import engine
 from games.computer_players import maybe_move
 from games.models import Game
-from games.selectors import game_update, move_cells, move_document, state_of
+from games.selectors import game_update, move_cells, move_documents_of, state_of
 
 # The last change published per game in this process: the request that caused it answers with
 # the same document instead of building it a second time. (game, update, moves): the whole
@@ -95,12 +95,7 @@ def publish_game(
     if game is None:
         return
     if move_documents is None:
-        move_documents = [
-            move_document(*row)
-            for row in game.moves.order_by("ply").values_list(
-                "ply", "notation", "played_at", "clock_ms", "pushed_off"
-            )
-        ]
+        move_documents = move_documents_of(game)
     position = engine_game.position if engine_game is not None else None
     update = game_update(game, now=timezone.now(), position=position)
     _remember(game, update, move_documents)

@@ -141,11 +141,18 @@ def game_state(game: Game, *, now: datetime, move_documents: list[dict] | None =
     place (null otherwise) and nobody has pushed anything off.
     """
     if move_documents is None:
-        move_documents = [
-            move_document(m.ply, m.notation, m.played_at, m.clock_ms, m.pushed_off)
-            for m in Move.objects.filter(game=game).order_by("ply")
-        ]
+        move_documents = move_documents_of(game)
     return state_of(game, game_update(game, now=now), move_documents)
+
+
+def move_documents_of(game: Game) -> list[dict]:
+    """The game's moves in ply order as the state shows them (:func:`move_document`)."""
+    return [
+        move_document(*row)
+        for row in Move.objects.filter(game=game)
+        .order_by("ply")
+        .values_list("ply", "notation", "played_at", "clock_ms", "pushed_off")
+    ]
 
 
 def state_of(game: Game, update: dict, move_documents: list[dict]) -> dict:

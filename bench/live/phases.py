@@ -131,30 +131,18 @@ async def _moves_phase(
         speed_before = speed_probe()
         before = CpuSample.take(services)
         try:
+            seeds = [random.Random(args.seed * 100_003 + index) for index in range(len(games))]
             if sockets:
-                await asyncio.gather(
-                    *(
-                        play_game_over_sockets(
-                            pair, plies, random.Random(args.seed * 100_003 + index), stats, pace
-                        )
-                        for index, pair in enumerate(sockets)
-                    )
-                )
+                plays = [
+                    play_game_over_sockets(pair, plies, rng, stats, pace)
+                    for pair, rng in zip(sockets, seeds, strict=True)
+                ]
             else:
-                await asyncio.gather(
-                    *(
-                        play_game(
-                            conn,
-                            state,
-                            who,
-                            plies,
-                            random.Random(args.seed * 100_003 + index),
-                            stats,
-                            pace,
-                        )
-                        for index, (conn, state, who) in enumerate(games)
-                    )
-                )
+                plays = [
+                    play_game(conn, state, who, plies, rng, stats, pace)
+                    for (conn, state, who), rng in zip(games, seeds, strict=True)
+                ]
+            await asyncio.gather(*plays)
         finally:
             stats.cpu = CpuSample.take(services).since(before)
             stop.set()

@@ -46,6 +46,9 @@ function handle(message) {
 const ANSWER_MS = 10000; // no ack or refusal by then: the state is read again
 const pending = new Map(); // the ply a move was sent at -> { resolve, reject, timer }
 
+/** A move whose answer will not come: showError reads the state again. */
+const noAnswer = () => new ApiError(0, "no_answer", gettext("No answer from the server: reading the game again."));
+
 /**
  * Send a move on the socket: resolves to the ack ({ move, ply, version }) or rejects with the
  * refusal (an ApiError with its code), as the HTTP API would answer. Null when the socket is
@@ -56,7 +59,7 @@ export function sendMove(move, ply) {
   return new Promise((resolve, reject) => {
     const timer = window.setTimeout(() => {
       pending.delete(ply);
-      reject(new ApiError(0, "no_answer", gettext("No answer from the server: reading the game again.")));
+      reject(noAnswer());
     }, ANSWER_MS);
     pending.set(ply, { resolve, reject, timer });
     socket.send({ type: "move", move, ply });
@@ -80,7 +83,7 @@ function dropPending() {
   for (const [ply, waiting] of pending) {
     pending.delete(ply);
     window.clearTimeout(waiting.timer);
-    waiting.reject(new ApiError(0, "no_answer", gettext("No answer from the server: reading the game again.")));
+    waiting.reject(noAnswer());
   }
 }
 

@@ -4,8 +4,10 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
-# make test prints its 30 slowest tests (CI has 90 minutes: watch them)
-PYTEST_ARGS ?= --durations=30
+# make test runs the suite on TEST_PROCESSES processes (pytest-xdist; a test file stays on one)
+# and prints its 30 slowest tests (CI has 90 minutes: watch them). TEST_PROCESSES=0: one process.
+TEST_PROCESSES ?= 2
+PYTEST_ARGS ?= -n $(TEST_PROCESSES) --dist loadfile --durations=30
 
 .PHONY: install run dev serve test lint format bench bench-games bench-ratings worker beat migrate clean
 

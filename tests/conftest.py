@@ -24,6 +24,18 @@ def production_wiring_missing() -> str | None:
     return None
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _empty_worker_redis():
+    """A pytest-xdist worker after the first starts on an empty Redis database of its own
+    (tests/settings.py): what an earlier run left there (tasks queued, throttle counts) would
+    otherwise be taken up by this run's Celery workers. The first worker's database is the one
+    the environment names, which the caller empties (as `.ci/run` does)."""
+    if os.environ.get("SUMITO_REDIS_OF", "gw0") != "gw0" and os.environ.get("REDIS_URL"):
+        import redis
+
+        redis.Redis.from_url(os.environ["REDIS_URL"]).flushdb()
+
+
 @pytest.fixture
 def make_player(db, django_user_model):
     def make(username: str | None = None, **fields):

@@ -9,6 +9,28 @@ import os
 
 os.environ.setdefault("SECRET_KEY", "sumito-test-suite-only-" + "not-secret-" * 4)
 
+
+def _own_redis_database(url: str, worker: str) -> str:
+    """``REDIS_URL`` for one of pytest-xdist's workers (``gw0``, ``gw1``, ...): the database
+    number given, counted down by the worker's number (15, 14, ... from CI's 15). Workers share
+    the PostgreSQL server (pytest-django gives each its own test database) and the Redis server;
+    on one Redis database their Celery workers would take each other's tasks and their sockets
+    hear each other's games (the same ids in two test databases)."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    parts = urlsplit(url)
+    base = int(parts.path.strip("/") or 0)
+    number = (base - int(worker.removeprefix("gw"))) % 16
+    return urlunsplit(parts._replace(path=f"/{number}"))
+
+
+_worker = os.environ.get("PYTEST_XDIST_WORKER")
+if os.environ.get("REDIS_URL") and _worker and os.environ.get("SUMITO_REDIS_OF") != _worker:
+    # In os.environ, not only in the settings: the servers, workers and beats the tests start
+    # as processes read it from their environment (and must not count it down again).
+    os.environ["REDIS_URL"] = _own_redis_database(os.environ["REDIS_URL"], _worker)
+    os.environ["SUMITO_REDIS_OF"] = _worker
+
 from abalone_site.settings import *  # noqa: E402, F403
 
 # The suite does not run collectstatic: pages name static files as they are, unhashed (the

@@ -9,7 +9,7 @@ PORT   ?= 8000
 TEST_PROCESSES ?= 2
 PYTEST_ARGS ?= -n $(TEST_PROCESSES) --dist loadfile --durations=30
 
-.PHONY: install run dev serve test lint format bench bench-games bench-ratings worker beat migrate clean
+.PHONY: install run dev serve test lint format bench bench-games bench-ratings rehearse-hosts worker beat migrate clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -63,6 +63,11 @@ bench-games: install
 
 bench-ratings: install
 	$(BIN)/python bench/ratings.py
+
+## make rehearse-hosts: three web hosts (network namespaces) behind HAProxy, one killed mid-game;
+## needs root, Debian's haproxy, DATABASE_URL (PostgreSQL) and REDIS_URL (a database it may flush)
+rehearse-hosts: install
+	$(BIN)/python bench/hosts.py $(REHEARSAL_ARGS)
 
 ## Production shape: run these beside the web processes (REDIS_URL and DATABASE_URL set).
 worker: install

@@ -29,6 +29,8 @@ class Connection:
         self.host, self.port = host, port
         self.reader: asyncio.StreamReader | None = None
         self.writer: asyncio.StreamWriter | None = None
+        self.headers: list[str] = []  # sent with every request ("Cookie: ...")
+        self.response_headers: dict[str, str] = {}  # the last answer's, names in lower case
 
     async def close(self) -> None:
         if self.writer is not None:
@@ -67,6 +69,7 @@ class Connection:
             head.append("Content-Type: application/json")
         if token:
             head.append(f"Authorization: Token {token}")
+        head += self.headers
         self.writer.write(("\r\n".join(head) + "\r\n\r\n").encode() + payload)
         await self.writer.drain()
         status_line = await self.reader.readline()
@@ -80,6 +83,7 @@ class Connection:
                 break
             name, _, value = line.decode("latin-1").partition(":")
             headers[name.strip().lower()] = value.strip()
+        self.response_headers = headers
         if "content-length" in headers:
             raw = await self.reader.readexactly(int(headers["content-length"]))
         elif headers.get("transfer-encoding", "").lower() == "chunked":

@@ -15,6 +15,8 @@ from pathlib import Path
 import environ
 from django.core.exceptions import ImproperlyConfigured
 
+from core.redis_names import channel_prefix
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 # The site's templates, static files and translations: at the checkout's top, or, installed from
 # the wheel (`pip install .`), inside this package, where setup.py's build step puts them.
@@ -209,10 +211,12 @@ if REDIS_URL:
     # socket on that game, whoever watches. The queue-based ``channels_redis.core`` layer took
     # three to four round trips to Redis per event (and one encoding of the state per watcher),
     # a tenth of a move's web CPU. Game events need no queue: a socket that misses one refetches.
+    # The prefix names the Redis database: channels, unlike keys, are shared by every database
+    # of a server (core/redis_names.py).
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL], "prefix": "sumito"},
+            "CONFIG": {"hosts": [REDIS_URL], "prefix": channel_prefix(REDIS_URL)},
         }
     }
 else:

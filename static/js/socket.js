@@ -126,3 +126,38 @@ export function openSocket(path, {
     },
   };
 }
+
+/**
+ * Ask for the page's state when its socket has been quiet. An event is published by the web
+ * process that committed the change, after the commit; one that dies between the two (its host
+ * killed) leaves the sockets on other hosts open with no gap to see, since nothing comes after
+ * the lost event (the multi-host rehearsal, bench/hosts.py, found a player waiting for a move
+ * the database had, their own clock running). So while active(), ask() is called when nothing
+ * was heard for `after` ms; the pause doubles each time (up to `max`: an idle correspondence
+ * game costs a message every few minutes) and is `after` again once the page has news.
+ *
+ *   const quiet = whenQuiet({ active, ask, after, max });
+ *   quiet.heard(news)   a message came (news: it moved the game on); the quiet counts from now.
+ */
+export function whenQuiet({ active, ask, after = 10000, max = 300000 }) {
+  let delay = after;
+  let timer = null;
+  function arm() {
+    window.clearTimeout(timer);
+    timer = null;
+    if (!guarded(active)) return;
+    timer = window.setTimeout(() => {
+      timer = null;
+      if (!guarded(active)) return; // over meanwhile (an answer over HTTP)
+      guarded(ask);
+      delay = Math.min(max, delay * 2);
+      arm();
+    }, delay);
+  }
+  return {
+    heard(news) {
+      if (news) delay = after;
+      arm();
+    },
+  };
+}

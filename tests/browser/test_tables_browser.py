@@ -372,3 +372,66 @@ def test_a_table_from_a_pasted_start_position_and_a_bad_one_refused_on_the_form(
     assert table.start_position == table.position == "b|b2,c3|e5,e6|a1"
     expect(page.locator("#turn")).to_have_text("Waiting for players: 2 of 3 seats open")
     page.screenshot(path=SCREENSHOTS.format("custom-start"), full_page=True)
+
+
+@pytest.mark.browser
+def test_a_table_move_whose_event_was_lost_is_read_when_the_socket_stays_quiet(
+    open_page, log_in, make_player
+):
+    """Bob's move is committed by a web host that dies before it publishes the table's event
+    (bench/hosts.py found it for games). Ann's page, whose socket on a host that lives stayed
+    open, sees no gap; after a quiet spell it reads the table again and shows the move.
+    Browser clocks are Playwright's, moved on by the test."""
+    import contextlib
+    from unittest import mock
+
+    from multiplayer.services import table_create, table_join, table_move
+    from tests.browser.pages import outside_the_event_loop
+
+    ann, bob, cat = (make_player(name) for name in NAMES)
+    now = timezone.now()
+    table = outside_the_event_loop(
+        table_create, creator=ann, players=3, base_seconds=600, colour="b", now=now
+    )
+    for user, colour in ((bob, "w"), (cat, "r")):
+        outside_the_event_loop(table_join, table_id=table.pk, user=user, colour=colour, now=now)
+    page = log_in(open_page(width=1366, height=768), "ann", PASSWORD)
+    problems: list[str] = []
+    page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+    reads: list[str] = []
+    page.on(
+        "request",
+        lambda r: reads.append(r.url) if r.method == "GET" and "/api/v1/tables/" in r.url else None,
+    )
+    page.clock.install()
+    page.goto(f"/tables/{table.pk}/")
+    expect(page.locator("#connection")).to_have_attribute("data-state", "live")
+
+    position = three_player_start()
+    for ply, user in enumerate((ann, bob)):
+        notation = next(m for m in position.legal_moves() if not m.pushed).notation
+        with contextlib.ExitStack() as stack:
+            if user is bob:  # his host dies after the commit: the event is never sent
+                stack.enter_context(mock.patch("multiplayer.events.after_commit"))
+            outside_the_event_loop(
+                table_move,
+                table_id=table.pk,
+                user=user,
+                move=notation,
+                expected_ply=ply,
+                now=timezone.now(),
+            )
+        if user is ann:
+            expect(page.locator('#moves [data-ply="1"]')).to_contain_text(notation)
+        position, _outcome = apply_multi_move(position, notation)
+    assert Table.objects.get(pk=table.pk).ply == 2
+
+    page.wait_for_timeout(500)
+    expect(page.locator('#moves [data-ply="2"]')).to_have_count(0)
+    read_before = len(reads)
+    page.clock.fast_forward(10_500)  # ten seconds of quiet: the page reads the table
+    expect(page.locator('#moves [data-ply="2"]')).to_have_count(1)
+    assert len(reads) == read_before + 1
+    expect(page.locator("#turn")).to_have_text(re.compile(r"^Red \(cat\) to move$"))
+    page.screenshot(path=SCREENSHOTS.format("lost-event-read"), full_page=True)
+    assert problems == []

@@ -6,20 +6,28 @@
  * notifications share the tab's one socket; they are handed to the page (live.js's publish),
  * where the bell (notify.js) hears them. After a reconnection, and while the tab was hidden,
  * the state is read again; the features that asked (onLive: the chat) read theirs again each
- * time the socket is live.
+ * time the socket is live. While the game goes on and its socket has carried no state for a
+ * while, the state is asked for on the socket (`quiet`): an event lost with the web host that
+ * was to send it is never seen as a gap by a socket that stayed open.
  */
 import { ApiError } from "sumito/api.js";
 import { format, gettext } from "sumito/i18n.js";
 import { publish } from "sumito/live.js";
-import { guarded, openSocket } from "sumito/socket.js";
+import { guarded, openSocket, whenQuiet } from "sumito/socket.js";
 import { refresh, setStatus } from "sumito/game/server.js";
-import { applyState, page, withEarlierMoves } from "sumito/game/state.js";
+import { applyState, current, page, withEarlierMoves } from "sumito/game/state.js";
 
 const NOTIFICATIONS = new Set(["notification", "unread", "notifications"]);
 const POLL_MS = 3000; // reading the state while the browser refuses the socket
 const messageListeners = [];
 const liveListeners = [];
 let socket = null;
+// While the game goes on, a socket that carried no state for a while asks for it: an event lost
+// with the web host that was to send it is no gap to a socket that stayed open (socket.js).
+const quiet = whenQuiet({
+  active: () => current().status === "started",
+  ask: () => socket && socket.live() && socket.send({ type: "refresh" }),
+});
 
 /** fn(message) for every message of the game's socket, before this page handles it. */
 export function onMessage(fn) {
@@ -34,8 +42,11 @@ export function onLive(fn) {
 
 function handle(message) {
   for (const listener of messageListeners) guarded(listener, message);
-  if (message.type === "state") applyState(withEarlierMoves(message.state));
-  else if (message.type === "ack") answered(message);
+  if (message.type === "state") {
+    const before = current().version;
+    applyState(withEarlierMoves(message.state));
+    quiet.heard(current().version !== before);
+  } else if (message.type === "ack") answered(message);
   else if (message.type === "error") {
     if (!answered(message)) setStatus(message.detail || message.error, true);
   } else if (NOTIFICATIONS.has(message.type)) publish(message);
@@ -98,6 +109,7 @@ function showStatus({ state, reconnecting, delay }) {
     setConnection("connecting", reconnecting ? gettext("Reconnecting…") : gettext("Connecting…"));
   } else if (state === "live") {
     setConnection("live", gettext("Live"));
+    quiet.heard(true); // the whole state is read on (re)connection
     for (const listener of liveListeners) guarded(listener);
   } else if (state === "offline") {
     dropPending();

@@ -6,7 +6,7 @@
  * socket; while the socket is closed the page reads the table every few seconds instead.
  */
 import { format, gettext } from "sumito/i18n.js";
-import { openSocket } from "sumito/socket.js";
+import { openSocket, whenQuiet } from "sumito/socket.js";
 import { startClocks } from "sumito/table/clocks.js";
 import { render, showPly, startBoard } from "sumito/table/render.js";
 import { act, play, refresh, setStatus } from "sumito/table/server.js";
@@ -66,6 +66,7 @@ function showStatus({ state, reconnecting, delay }) {
     setConnection("connecting", reconnecting ? gettext("Reconnecting…") : gettext("Connecting…"));
   } else if (state === "live") {
     setConnection("live", gettext("Live"));
+    quiet.heard(true); // the table is read on (re)connection
   } else if (state === "offline") {
     setConnection("offline",
       format(gettext("Offline · retrying in %(seconds)s s"), { seconds: Math.ceil(delay / 1000) }));
@@ -76,8 +77,17 @@ function showStatus({ state, reconnecting, delay }) {
   }
 }
 
+// While the game goes on, a socket that carried no table for a while reads it again: an event
+// lost with the web host that was to send it is no gap to a socket that stayed open (socket.js).
+let socket = null;
+const quiet = whenQuiet({ active: () => !over(), ask: () => socket && socket.live() && refresh() });
+
 function handle(message) {
-  if (message.type === "table") apply(message.table);
+  if (message.type === "table") {
+    const before = current().ply;
+    apply(message.table);
+    quiet.heard(current().ply !== before);
+  }
   else if (message.type === "error") setStatus(message.detail || message.error, true);
 }
 
@@ -92,7 +102,7 @@ function start() {
   bind(board);
   render();
   startClocks();
-  const socket = openSocket(page.wsPath, { onMessage: handle, refetch: refresh, onStatus: showStatus });
+  socket = openSocket(page.wsPath, { onMessage: handle, refetch: refresh, onStatus: showStatus });
   // Without the socket the page stays correct by reading the table every few seconds.
   window.setInterval(() => {
     if (!socket.live() && !over()) refresh();

@@ -341,34 +341,49 @@ async def watch_game(
         opened.set()  # a socket that failed must not hold up the phase
 
 
-class GameSocket:
-    """A player's browser tab that plays over the game's WebSocket (``--moves-over socket``):
-    logged in by the session cookie, with the compression browsers ask for. It keeps the newest
-    state it heard (the whole state on connect, then each event), records when each version
-    arrived (``stats.arrived``), and matches each move it sends with its answer on the same
-    socket: ``{"type": "ack", ...}`` or ``{"type": "error", ...}`` naming the move's ply."""
+class TabSocket:
+    """One game socket of a browser tab (``path`` on ``127.0.0.1:port``, with ``cookie``): it
+    keeps the newest state it heard (the whole state on connect, then each event merged into
+    it: what changed, the legal moves only while they are sent) and matches each move it sends
+    with its answer on the same socket, ``{"type": "ack", ...}`` or ``{"type": "error", ...}``
+    naming the move's ply. ``heard(message, arrived)`` sees every message first.
 
-    def __init__(self, port: int, game_id: int, colour: str, player: Player, stats: MoveStats):
-        self.port, self.game_id, self.colour, self.player = port, game_id, colour, player
-        self.stats = stats
+    With ``quiet`` (seconds) it also does what the game page does (``static/js/game/live.js``):
+    a socket that hears no state for ``quiet`` while the game goes on asks for the whole state
+    (the pause doubling while nothing moves), and so does one that sees a gap in the versions
+    (an event lost with the web host that was to send it)."""
+
+    QUIET_MAX = 300.0
+
+    def __init__(self, port: int, path: str, cookie: str, label: str, quiet: float | None = None):
+        self.port, self.path, self.cookie, self.label = port, path, cookie, label
         self.state: dict | None = None
         self.changed = asyncio.Event()
         self.answers: dict[int, asyncio.Future] = {}
         self.socket = None
         self.reader: asyncio.Task | None = None
+        self.served_by = ""  # the balancer's X-Sumito-Host, when there is one
+        self.quiet_base = self.quiet = quiet
+        self.asked = ""  # why the whole state was asked for ("quiet", "gap"), until it comes
+        self.heard_at = time.monotonic()
 
-    async def open(self) -> None:
+    async def _connect(self):
         from websockets.asyncio.client import connect
 
-        self.socket = await connect(
-            f"ws://127.0.0.1:{self.port}/ws/games/{self.game_id}/",
+        socket = await connect(
+            f"ws://127.0.0.1:{self.port}{self.path}",
             origin=f"http://127.0.0.1:{self.port}",
-            additional_headers={"Cookie": f"sessionid={self.player.session}"},
+            additional_headers={"Cookie": self.cookie},
             ping_interval=None,
             max_size=None,
+            open_timeout=5,
         )
-        self.reader = asyncio.create_task(self._read())
-        await self.at_least(0)
+        self.served_by = socket.response.headers.get("X-Sumito-Host", "")
+        return socket
+
+    async def open(self) -> None:
+        self.socket = await self._connect()
+        self.reader = asyncio.create_task(self._run())
 
     async def close(self) -> None:
         if self.reader is not None:
@@ -379,35 +394,83 @@ class GameSocket:
             with contextlib.suppress(Exception):
                 await self.socket.close()
 
-    async def _read(self) -> None:
+    async def _run(self) -> None:
+        """Read until the socket closes (a subclass may reconnect)."""
         try:
-            async for raw in self.socket:
-                arrived = time.perf_counter()
-                message = orjson.loads(raw)
-                kind = message.get("type")
-                if kind == "state":
-                    state = message["state"]
-                    self.stats.arrived.setdefault(
-                        (self.game_id, self.colour, state["version"]), arrived
-                    )
-                    if self.state is None or state["version"] >= self.state["version"]:
-                        self.state = state
-                    self.changed.set()
-                elif kind in ("ack", "error") and message.get("ply") in self.answers:
-                    future = self.answers.pop(message["ply"])
-                    if not future.done():
-                        future.set_result(message)
-                elif kind == "error":
-                    self.stats.socket_errors[f"error {message.get('error')}"] += 1
+            await self._read()
         except asyncio.CancelledError:
             raise
-        except Exception as error:  # noqa: BLE001 - counted: the socket is the measure
-            self.stats.socket_errors[type(error).__name__] += 1
+        except Exception as error:  # noqa: BLE001 - the subclass counts it
+            self.lost(error)
         finally:
-            for future in self.answers.values():
-                if not future.done():
-                    future.set_result({"type": "error", "error": "socket closed"})
+            self._drop_answers("socket closed")
+
+    def lost(self, error: Exception) -> None:
+        """The socket closed under the reader."""
+
+    def _drop_answers(self, why: str) -> None:
+        for future in self.answers.values():
+            if not future.done():
+                future.set_result({"type": "error", "error": why})
+        self.answers.clear()
+        self.changed.set()
+
+    async def _read(self) -> None:
+        while True:
+            waiting = (
+                self.quiet is not None
+                and self.state is not None
+                and self.state.get("status") == "started"
+            )
+            try:
+                raw = await asyncio.wait_for(self.socket.recv(), self.quiet if waiting else None)
+            except TimeoutError:
+                await self._ask("quiet")
+                self.quiet = min(self.QUIET_MAX, self.quiet * 2)
+                continue
+            self._take(orjson.loads(raw), time.perf_counter())
+
+    async def _ask(self, why: str) -> None:
+        self.asked = self.asked or why
+        await self.socket.send('{"type": "refresh"}')
+
+    def heard(self, message: dict, arrived: float) -> None:
+        """Every message, before it is taken."""
+
+    def recovered(self, versions: list[int]) -> None:
+        """A whole state asked for came: it brought ``versions``, never heard as events (the
+        last of them is heard in this state)."""
+
+    def _take(self, message: dict, arrived: float) -> None:
+        self.heard(message, arrived)
+        kind = message.get("type")
+        if kind == "state":
+            self._take_state(message["state"])
             self.changed.set()
+        elif kind in ("ack", "error") and message.get("ply") in self.answers:
+            future = self.answers.pop(message["ply"])
+            if not future.done():
+                future.set_result(message)
+
+    def _take_state(self, state: dict) -> None:
+        event = "moves_after" in state
+        had = self.state["version"] if self.state is not None else None
+        if had is not None and state["version"] < had:
+            return  # overtaken
+        if self.quiet is not None and had is not None:
+            if event and state["version"] > had + 1:  # an event between was lost
+                asyncio.get_running_loop().create_task(self._ask("gap"))
+                return
+            if not event and self.asked:
+                if state["version"] > had or self.asked == "gap":
+                    self.recovered(list(range(had + 1, state["version"] + 1)))
+                self.asked = ""
+        if self.quiet is not None and (had is None or state["version"] > had):
+            self.quiet = self.quiet_base  # the game moved: the quiet is counted from the start
+        if event and self.state is not None:
+            state = {**self.state, "legal_moves": [], **state}
+        self.state = state
+        self.heard_at = time.monotonic()
 
     async def at_least(self, version: int, timeout: float = 10.0) -> dict:
         """The newest state heard once it is at ``version`` or later (or the game is over)."""
@@ -416,29 +479,68 @@ class GameSocket:
             self.state["version"] < version and self.state["status"] == "started"
         ):
             if self.reader is not None and self.reader.done():
-                raise BenchError(f"game {self.game_id}: the {self.colour} socket closed")
+                raise BenchError(f"{self.label}: the socket closed")
             self.changed.clear()
             left = deadline - time.monotonic()
             if left <= 0:
-                raise TimeoutError
+                raise TimeoutError(f"{self.label} did not hear version {version}")
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.changed.wait(), left)
         return self.state
 
     async def move(self, notation: str, ply: int) -> dict:
-        """Send the move on the socket; its ack or refusal."""
+        """Send the move on the socket; its ack or refusal (an error "socket lost" when the
+        socket went under the send, "no answer" after 30 s)."""
         future = asyncio.get_running_loop().create_future()
         self.answers[ply] = future
-        await self.socket.send(
-            orjson.dumps({"type": "move", "move": notation, "ply": ply}).decode()
-        )
-        return await asyncio.wait_for(future, 30.0)
+        try:
+            await self.socket.send(
+                orjson.dumps({"type": "move", "move": notation, "ply": ply}).decode()
+            )
+        except Exception:  # noqa: BLE001 - the host died under the send
+            self.answers.pop(ply, None)
+            # what this socket heard is no longer the news: wait for the next socket's state
+            # (or for the reader to end), never play again from it without the reader's turn
+            self.state = None
+            return {"type": "error", "error": "socket lost"}
+        try:
+            return await asyncio.wait_for(future, 30.0)
+        except TimeoutError:
+            self.answers.pop(ply, None)
+            return {"type": "error", "error": "no answer"}
 
     async def refresh(self) -> dict:
         await self.socket.send('{"type": "refresh"}')
         self.changed.clear()
         await asyncio.wait_for(self.changed.wait(), 10.0)
         return self.state
+
+
+class GameSocket(TabSocket):
+    """A player's browser tab that plays over the game's WebSocket (``--moves-over socket``):
+    logged in by the session cookie, with the compression browsers ask for; records when each
+    version arrived (``stats.arrived``) and the socket's errors."""
+
+    def __init__(self, port: int, game_id: int, colour: str, player: Player, stats: MoveStats):
+        super().__init__(
+            port, f"/ws/games/{game_id}/", f"sessionid={player.session}", f"game {game_id} {colour}"
+        )
+        self.game_id, self.colour, self.player, self.stats = game_id, colour, player, stats
+
+    async def open(self) -> None:
+        await super().open()
+        await self.at_least(0)
+
+    def heard(self, message: dict, arrived: float) -> None:
+        kind = message.get("type")
+        if kind == "state":
+            key = (self.game_id, self.colour, message["state"]["version"])
+            self.stats.arrived.setdefault(key, arrived)
+        elif kind == "error" and message.get("ply") not in self.answers:
+            self.stats.socket_errors[f"error {message.get('error')}"] += 1
+
+    def lost(self, error: Exception) -> None:
+        self.stats.socket_errors[type(error).__name__] += 1
 
 
 async def play_game_over_sockets(

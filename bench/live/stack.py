@@ -303,35 +303,24 @@ def wait_for_web(web: Service, port: int, timeout: float = 30.0) -> None:
     raise BenchError(f"{web.name} did not answer within {timeout:.0f} s:\n{tail(web.log_path)}")
 
 
+def celery_argv(
+    kind: str, *, concurrency: int = 1, name: str = "", schedule: Path | None = None
+) -> list[str]:
+    """The command of a Celery ``worker`` (``concurrency`` processes, named ``name``) or of the
+    ``beat`` (its ``schedule`` file), as deploy/systemd runs them."""
+    argv = [str(Path(sys.executable).parent / "celery"), "-A", "abalone_site", kind]
+    argv.append("--loglevel=warning")
+    if kind == "worker":
+        argv += ["--concurrency", str(concurrency)] + (["--hostname", name] if name else [])
+    elif schedule is not None:
+        argv += ["--schedule", str(schedule)]
+    return argv
+
+
 def start_stack(services: Services, port: int, web_workers: int, scratch: Path) -> Service:
     """uvicorn with ``web_workers`` workers on ``port``, one Celery worker and one beat; the
     web service."""
-    bin_dir = Path(sys.executable).parent
     web = start_web(services, port, web_workers)
-    services.start(
-        "worker",
-        [
-            str(bin_dir / "celery"),
-            "-A",
-            "abalone_site",
-            "worker",
-            "--loglevel=warning",
-            "--concurrency",
-            "2",
-            "--hostname",
-            f"bench-{os.getpid()}@%h",
-        ],
-    )
-    services.start(
-        "beat",
-        [
-            str(bin_dir / "celery"),
-            "-A",
-            "abalone_site",
-            "beat",
-            "--loglevel=warning",
-            "--schedule",
-            str(scratch / "beat-schedule"),
-        ],
-    )
+    services.start("worker", celery_argv("worker", concurrency=2, name=f"bench-{os.getpid()}@%h"))
+    services.start("beat", celery_argv("beat", schedule=scratch / "beat-schedule"))
     return web

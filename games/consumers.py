@@ -120,11 +120,16 @@ class GameConsumer(ForgetsItsChannel, AsyncJsonWebsocketConsumer):
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
         # Refusals are written in the language a page of the site would use for this client.
         self.language = socket_language(self.scope)
+        # The game's group first, then its state: an event published between the two is then
+        # queued for this socket (sent after the state, and dropped by the page as no newer),
+        # where reading first lost it and the page saw a gap at its first event (the multi-host
+        # rehearsal's reconnected spectators asked again at once).
+        await self.channel_layer.group_add(game_group(self.game_id), self.channel_name)
         state = await self._state()
         if state is None:
+            await self.channel_layer.group_discard(game_group(self.game_id), self.channel_name)
             await self.close(code=4404)
             return
-        await self.channel_layer.group_add(game_group(self.game_id), self.channel_name)
         user = self.scope.get("user")
         authenticated = user is not None and user.is_authenticated
         if authenticated:

@@ -24,13 +24,16 @@ class TableConsumer(ForgetsItsChannel, AsyncWebsocketConsumer):
     async def connect(self):
         table_id = self.scope["url_route"]["kwargs"].get("table_id")
         self.group = LOBBY_GROUP if table_id is None else table_group(table_id)
+        # The group first, then the table: a change published between the two comes after the
+        # snapshot instead of being lost (as games.consumers does).
+        await self.channel_layer.group_add(self.group, self.channel_name)
         snapshot = None
         if table_id is not None:
             snapshot = await database_sync_to_async(_snapshot)(table_id)
             if snapshot is None:
+                await self.channel_layer.group_discard(self.group, self.channel_name)
                 await self.close(code=4404)
                 return
-        await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         if snapshot is not None:
             await self.send(text_data=snapshot)

@@ -264,3 +264,49 @@ def test_the_spectators_chat_reaches_spectators_and_never_the_players_sockets(
     player_saw, spectator_saw = asyncio.run(run())
     assert player_saw == ["good luck"]
     assert spectator_saw == ["what a move"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_change_published_while_a_socket_connects_comes_after_its_state(
+    make_player,
+    asgi_live_server,  # noqa: F811 (the fixture above)
+):
+    """A move committed and published between the socket's reading the state and its joining
+    the game's group was lost to it, and its page saw a gap at the next event (the multi-host
+    rehearsal's reconnected spectators asked again at once). The group is joined first now:
+    the move comes after the state it sent."""
+    from unittest import mock
+
+    from games.consumers import GameConsumer
+
+    black, white = make_player("conn_b"), make_player("conn_w")
+    game = services.game_create(
+        black=black,
+        white=white,
+        options=GameOptions(600, 5, 6, "belgian", True),
+        now=timezone.now(),
+        first_move_seconds=60,
+    )
+    read_state = GameConsumer.__dict__["_state"]  # the method as written, unbound
+    moved: list[int] = []
+
+    async def state_then_a_move(consumer):
+        state = await read_state(consumer)
+        if not moved:  # another player's move, committed and published while this one connects
+            moved.append(1)
+            await database_sync_to_async(play_first_legal_move)(game.pk, black, white)
+        return state
+
+    async def watch() -> list[dict]:
+        url = asgi_live_server.replace("http://", "ws://") + f"/ws/games/{game.pk}/"
+        async with connect(url, origin=asgi_live_server) as socket:
+            return [await next_message(socket), await next_message(socket)]
+
+    with mock.patch.object(GameConsumer, "_state", state_then_a_move):
+        first, second = asyncio.run(watch())
+    assert (first["type"], first["state"]["version"], first["state"]["moves"]) == ("state", 0, [])
+    assert (second["type"], second["state"]["version"], second["state"]["moves_after"]) == (
+        "state",
+        1,
+        0,
+    )

@@ -71,3 +71,41 @@ def test_sockets_of_players_and_spectators_follow_the_table(
     assert seen[-1]["status"] == "started" and seen[-1]["side_to_move"] == "b"
     assert [m["notation"] for m in seen[-1]["moves"]] == PUSH_OFF_LINE[:3]
     assert len(seen[-1]["positions"]) == 4
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_move_published_while_a_socket_connects_comes_after_its_table(
+    make_player,
+    asgi_live_server,  # noqa: F811 (the fixture above)
+):
+    """A move committed and published between the socket's reading the table and its joining
+    the table's group was lost to it until the next change. The group is joined first now: the
+    move comes after the table it sent."""
+    from unittest import mock
+
+    from multiplayer import consumers
+
+    ann, bob, cid = (make_player(n) for n in ("c_ann", "c_bob", "c_cid"))
+    now = timezone.now()
+    table = services.table_create(creator=ann, players=3, base_seconds=600, colour="b", now=now)
+    users = {"b": ann, "w": bob, "r": cid}
+    for user, colour in ((bob, "w"), (cid, "r")):
+        services.table_join(table_id=table.pk, user=user, colour=colour, now=now)
+    snapshot = consumers._snapshot
+    moved: list[int] = []
+
+    def snapshot_then_a_move(table_id: int) -> str | None:
+        text = snapshot(table_id)
+        if not moved:  # another player's move, committed and published while this one connects
+            moved.append(1)
+            move(table_id, users, PUSH_OFF_LINE[0])
+        return text
+
+    async def watch() -> list[dict]:
+        url = asgi_live_server.replace("http://", "ws://") + f"/ws/tables/{table.pk}/"
+        async with connect(url, origin=asgi_live_server) as socket:
+            return [await next_table(socket), await next_table(socket)]
+
+    with mock.patch.object(consumers, "_snapshot", snapshot_then_a_move):
+        first, second = asyncio.run(watch())
+    assert (first["ply"], second["ply"]) == (0, 1)

@@ -87,8 +87,7 @@ function handle(message) {
     const before = current().ply;
     apply(message.table);
     quiet.heard(current().ply !== before);
-  }
-  else if (message.type === "error") setStatus(message.detail || message.error, true);
+  } else if (message.type === "error") setStatus(message.detail || message.error, true);
 }
 
 // --- start --------------------------------------------------------------------------------------

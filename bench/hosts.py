@@ -78,6 +78,7 @@ from bench.live.hosts import (  # noqa: E402
     HOST_COOKIE,
     Host,
     Network,
+    conn_on,
     haproxy_config,
     namespaces_allowed,
     start_hosts,
@@ -217,12 +218,6 @@ class Seat:
     conn: Connection
     me: Tab | None = None
     game: Tab | None = None
-
-
-def conn_on(front_port: int, host: str) -> Connection:
-    conn = Connection("127.0.0.1", front_port)
-    conn.headers = [f"Cookie: {HOST_COOKIE}={host}"]
-    return conn
 
 
 def notification_listener(record: Record, username: str):

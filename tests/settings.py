@@ -18,10 +18,10 @@ def _own_redis_database(url: str, worker: str) -> str:
     hear each other's games (the same ids in two test databases)."""
     from urllib.parse import urlsplit, urlunsplit
 
-    parts = urlsplit(url)
-    base = int(parts.path.strip("/") or 0)
-    number = (base - int(worker.removeprefix("gw"))) % 16
-    return urlunsplit(parts._replace(path=f"/{number}"))
+    from core.redis_names import redis_database
+
+    number = (redis_database(url) - int(worker.removeprefix("gw"))) % 16
+    return urlunsplit(urlsplit(url)._replace(path=f"/{number}", query=""))
 
 
 _worker = os.environ.get("PYTEST_XDIST_WORKER")

@@ -348,7 +348,7 @@ class TabSocket:
     with its answer on the same socket, ``{"type": "ack", ...}`` or ``{"type": "error", ...}``
     naming the move's ply. ``heard(message, arrived)`` sees every message first.
 
-    With ``quiet`` (seconds) it also does what the game page does (``static/js/game/live.js``):
+    With ``quiet`` (seconds) it also does what the pages do (``whenQuiet`` in ``static/js/socket.js``):
     a socket that hears no state for ``quiet`` while the game goes on asks for the whole state
     (the pause doubling while nothing moves), and so does one that sees a gap in the versions
     (an event lost with the web host that was to send it)."""

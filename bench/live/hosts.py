@@ -247,6 +247,14 @@ def start_hosts(
     return hosts
 
 
+def conn_on(front_port: int, host: str) -> Connection:
+    """An HTTP connection through the balancer on ``front_port``, pinned to ``host`` by its
+    cookie."""
+    conn = Connection("127.0.0.1", front_port)
+    conn.headers = [f"Cookie: {HOST_COOKIE}={host}"]
+    return conn
+
+
 async def wait_for_balancer(
     front_port: int, hosts: list[Host], balancer: Services, timeout: float = 90.0
 ) -> None:
@@ -258,8 +266,7 @@ async def wait_for_balancer(
             host.services.check_alive()
         balancer.check_alive()
         for name in list(pending):
-            conn = Connection("127.0.0.1", front_port)
-            conn.headers = [f"Cookie: {HOST_COOKIE}={name}"]
+            conn = conn_on(front_port, name)
             with contextlib.suppress(OSError, Exception):
                 status, _ = await conn.request("GET", "/healthz")
                 if status == 200 and conn.response_headers.get("x-sumito-host") == name:

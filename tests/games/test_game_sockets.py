@@ -35,19 +35,24 @@ def play_first_legal_move(game_id: int, black, white) -> None:
     )
 
 
-@pytest.mark.django_db(transaction=True)
-def test_a_socket_gets_the_whole_state_then_each_change_with_the_moves_after(
-    make_player,
-    asgi_live_server,  # noqa: F811 (the fixture above)
-):
-    black, white = make_player("sock_b"), make_player("sock_w")
-    game = services.game_create(
+def rated_blitz(black, white):
+    """A rated game of ten minutes and five seconds, begun now, a minute for the first move."""
+    return services.game_create(
         black=black,
         white=white,
         options=GameOptions(600, 5, 6, "belgian", True),
         now=timezone.now(),
         first_move_seconds=60,
     )
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_socket_gets_the_whole_state_then_each_change_with_the_moves_after(
+    make_player,
+    asgi_live_server,  # noqa: F811 (the fixture above)
+):
+    black, white = make_player("sock_b"), make_player("sock_w")
+    game = rated_blitz(black, white)
     play_first_legal_move(game.pk, black, white)
     play_first_legal_move(game.pk, black, white)
 
@@ -280,13 +285,7 @@ def test_a_change_published_while_a_socket_connects_comes_after_its_state(
     from games.consumers import GameConsumer
 
     black, white = make_player("conn_b"), make_player("conn_w")
-    game = services.game_create(
-        black=black,
-        white=white,
-        options=GameOptions(600, 5, 6, "belgian", True),
-        now=timezone.now(),
-        first_move_seconds=60,
-    )
+    game = rated_blitz(black, white)
     read_state = GameConsumer.__dict__["_state"]  # the method as written, unbound
     moved: list[int] = []
 

@@ -1,9 +1,14 @@
 """Ratings benchmark: a full recompute, and the latency of the leaderboard and profile pages.
 
-Run by hand from the repository root, with ``DATABASE_URL`` naming a PostgreSQL server:
+Run by hand from the repository root, with ``DATABASE_URL`` naming a PostgreSQL server and
+``REDIS_URL`` the cache (the production shape; without it each web process caches in memory):
 
-    DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres .venv/bin/python bench/ratings.py \\
-        [--players 5000] [--games 100000] [--requests 200] [--concurrency 4] [--web-workers 2]
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres REDIS_URL=redis://127.0.0.1:6379/11 \\
+        .venv/bin/python bench/ratings.py [--players 5000] [--games 100000] [--requests 200] \\
+        [--concurrency 4] [--web-workers 2] [--keep] [--reuse]
+
+``--keep`` leaves the bench database for a later ``--reuse`` run, which times the pages on it
+without writing the data again or recomputing.
 
 What it does:
 
@@ -203,6 +208,26 @@ def time_recompute(label: str):
 # --- pages ---------------------------------------------------------------------------------------
 
 
+def data_present() -> dict:
+    """What a kept bench database holds, in :func:`generate`'s terms."""
+    from django.db.models import Count
+
+    from accounts.models import User
+    from clubs.models import Club
+    from ratings.models import RatingChange
+
+    data = {
+        "players": User.objects.filter(is_guest=False).count(),
+        "clubs": Club.objects.count(),
+        "games": RatingChange.objects.values("game_id").distinct().count(),
+    }
+    by_category = RatingChange.objects.values("category").annotate(
+        n=Count("game_id", distinct=True)
+    )
+    data.update({row["category"]: row["n"] for row in by_category})
+    return data
+
+
 def query_counts(pages: dict[str, str]) -> dict[str, tuple[int, float, int]]:
     """(queries, SQL milliseconds, status) of one in-process request per page."""
     from django.db import connection
@@ -274,6 +299,14 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--web-workers", type=int, default=2, help="uvicorn workers (2)")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--db-name", default="sumito_bench_ratings")
+    parser.add_argument(
+        "--keep", action="store_true", help="keep the bench database at the end (for --reuse)"
+    )
+    parser.add_argument(
+        "--reuse",
+        action="store_true",
+        help="time the pages on the database a --keep run left (no data written, no recompute)",
+    )
     return parser.parse_args(argv)
 
 
@@ -303,10 +336,12 @@ def main(argv=None) -> int:
     signal.signal(signal.SIGTERM, on_sigterm)
 
     # The bench database and DEBUG off, here and in the server; the override module makes pages
-    # render without a collectstatic manifest. Redis is not needed for reads: left out.
+    # render without a collectstatic manifest. With REDIS_URL set the server keeps its cache in
+    # Redis, as in production (the player's page keeps its history sections there); without it,
+    # in each process's memory.
     scratch = Path(tempfile.mkdtemp(prefix="ratingsbench-"))
     (scratch / "bench_ratings_settings.py").write_text(SETTINGS_OVERRIDE)
-    env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
+    env = dict(os.environ)
     env.update(
         DATABASE_URL=bench_url,
         DEBUG="False",
@@ -322,9 +357,10 @@ def main(argv=None) -> int:
     created = False
     results: dict = {}
     try:
-        log(f"creating database {args.db_name}")
-        recreate_database(admin_url, args.db_name)
-        created = True
+        if not args.reuse:
+            log(f"creating database {args.db_name}")
+            recreate_database(admin_url, args.db_name)
+            created = True
         subprocess.run(
             [sys.executable, "manage.py", "migrate", "--verbosity", "0"],
             cwd=ROOT,
@@ -341,21 +377,25 @@ def main(argv=None) -> int:
         from django.db import connection
         from django.utils import timezone
 
-        now = timezone.now().astimezone(UTC)
-        started = time.perf_counter()
-        results["data"] = generate(args.players, args.games, args.seed, now)
-        results["generate_s"] = time.perf_counter() - started
-        with connection.cursor() as cursor:
-            cursor.execute("ANALYZE")
+        if args.reuse:
+            results["data"] = data_present()
+            results["generate_s"] = 0.0
+        else:
+            now = timezone.now().astimezone(UTC)
+            started = time.perf_counter()
+            results["data"] = generate(args.players, args.games, args.seed, now)
+            results["generate_s"] = time.perf_counter() - started
+            with connection.cursor() as cursor:
+                cursor.execute("ANALYZE")
 
-        first, results["recompute_s"] = time_recompute("recompute #1")
-        results["first"] = first
-        stored = ratings_snapshot()
-        second, results["recompute2_s"] = time_recompute("recompute #2")
-        results["second"] = second
-        results["snapshot_equal"] = ratings_snapshot() == stored
-        with connection.cursor() as cursor:
-            cursor.execute("ANALYZE")
+            first, results["recompute_s"] = time_recompute("recompute #1")
+            results["first"] = first
+            stored = ratings_snapshot()
+            second, results["recompute2_s"] = time_recompute("recompute #2")
+            results["second"] = second
+            results["snapshot_equal"] = ratings_snapshot() == stored
+            with connection.cursor() as cursor:
+                cursor.execute("ANALYZE")
 
         from clubs.models import Club
         from players.selectors import profile
@@ -407,7 +447,7 @@ def main(argv=None) -> int:
             from django.db import connections
 
             connections.close_all()
-        if created:
+        if created and not args.keep:
             log(f"dropping database {args.db_name}")
             recreate_database(admin_url, args.db_name, drop_only=True)
         shutil.rmtree(scratch, ignore_errors=True)

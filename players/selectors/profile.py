@@ -8,6 +8,7 @@ import copy
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
+from django.db import connection
 from django.db.models import Count, F, Q, QuerySet, prefetch_related_objects
 from django.db.models.functions import Coalesce
 from django.urls import reverse
@@ -18,9 +19,10 @@ from accounts.selectors import against_the_computer
 from games.clock import TimeControl
 from games.models import Game
 from games.selectors import ABORTED_UNPLAYED, first_of, outcome_for
-from ratings.models import RatingChange
+from multiplayer.models import Seat
+from ratings.models import PlayerRating, RatingChange, TableRatingChange
 from tournaments import selectors as tournament_selectors
-from tournaments.models import Board, Entrant, Tournament
+from tournaments.models import Board, Entrant, MatchGame, Tournament
 from tournaments.pairing.matches import game_sides
 
 RECENT_GAMES = 20
@@ -41,6 +43,58 @@ def _finished_games_of(user: User) -> QuerySet[Game]:
     return Game.objects.filter(
         Q(black=user) | Q(white=user), status=Game.Status.FINISHED, result__in=RESULTS
     ).exclude(against_the_computer(user))
+
+
+def _result_code(column: str) -> str:
+    """SQL: a result as a number (0 while there is none), for a sum that sees a result change."""
+    return (
+        f"CASE {column} WHEN '1-0' THEN 1 WHEN '0-1' THEN 2 WHEN '1/2-1/2' THEN 3 "
+        f"WHEN '' THEN 0 ELSE 4 END"
+    )
+
+
+#: SQL: the ids of a player's entries in tournaments (the player's id its one parameter).
+_ENTRANTS = f"SELECT id FROM {Entrant._meta.db_table} WHERE user_id = %s"
+
+
+def history_stamp(user: User) -> str:
+    """What the history sections of ``user``'s page are drawn from, in one short string that
+    changes whenever any of it does: their rating rows and rating changes (two-player and
+    tables), their finished server games and results, their over-the-board boards and match
+    games with results, their seats at finished tables with places. One query, plain SQL (the
+    same on PostgreSQL and SQLite), each part read through the player's own rows' indexes.
+
+    Each part is (how many, the highest id, a sum weighting each row's id by what may change
+    in it): a new row, a deleted one, a rating recomputed or a result corrected each change it.
+    """
+    code = _result_code("result")
+    rows_of = {
+        PlayerRating: ("user_id = %s", "rating + 7 * games + 13 * peak", 1),
+        RatingChange: ("user_id = %s", "id * rating_after", 1),
+        TableRatingChange: ("user_id = %s", "id * rating_after", 1),
+        Game: ("(black_id = %s OR white_id = %s) AND status = 'finished'", f"id * {code}", 2),
+        Board: (
+            f"(black_id IN ({_ENTRANTS}) OR white_id IN ({_ENTRANTS}))",
+            f"id * {code}",
+            2,
+        ),
+        MatchGame: (
+            f"board_id IN (SELECT id FROM {Board._meta.db_table} WHERE black_id IN ({_ENTRANTS})"
+            f" OR white_id IN ({_ENTRANTS}))",
+            f"id * {code}",
+            2,
+        ),
+        Seat: ("user_id = %s", "table_id * (1 + coalesce(place, 0))", 1),
+    }
+    columns = [
+        f"(SELECT count(*) || '.' || coalesce(max(id), 0) || '.' || coalesce(sum({weight}), 0)"
+        f" FROM {model._meta.db_table} WHERE {where})"
+        for model, (where, weight, _) in rows_of.items()
+    ]
+    params = [user.pk for _, _, count in rows_of.values() for _ in range(count)]
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT {', '.join(columns)}", params)
+        return ";".join(str(part) for part in cursor.fetchone())
 
 
 @dataclass(frozen=True)
@@ -277,9 +331,10 @@ def player_tournaments(user: User, *, limit: int = PROFILE_TOURNAMENTS) -> tuple
         .select_related("tournament")
         .order_by(F("tournament__started_at").desc(nulls_last=True), "-tournament_id")
     )
-    total = entries.count()
+    shown = list(entries[:limit])
+    total = len(shown) if len(shown) < limit else entries.count()  # counted only when more
     lines = []
-    for entry in entries[:limit]:
+    for entry in shown:
         rows = tournament_selectors.standings(entry.tournament)
         mine = next((row for row in rows if row["username"] == user.username), None)
         lines.append(

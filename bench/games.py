@@ -2,7 +2,8 @@
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres REDIS_URL=redis://127.0.0.1:6379/11 \\
         .venv/bin/python bench/games.py [--games 100] [--moves-per-game 40] [--flag-games 50] \\
-        [--web-workers 4] [--rate 500] [--no-closed-loop] [--moves-over socket|http] [--watch]
+        [--web-workers 4] [--rate 500] [--no-closed-loop] [--moves-over socket|http] [--watch] \\
+        [--spectators 1]
 
 What it does:
 
@@ -30,7 +31,11 @@ What it does:
 With ``--watch`` (implied by ``--moves-over socket``) both players of every game also hold the
 game's WebSocket, as browsers do (logged in by a session cookie), and each moves phase also
 reports how long a move took to reach the opponent's socket, counted from the moment it was
-sent. Every phase prints the CPU a move of every process (web, worker, beat, PostgreSQL, Redis,
+sent. With ``--spectators N`` every game of the moves phases also has N spectators' sockets (not
+logged in, as a visitor watching), and the report counts every move's arrival at each of them
+and prints the web processes' resident memory before and after all the phase's sockets were
+opened, divided by their number (the memory a connection costs the server): the 1,000 games'
+run is ``--games 1000 --spectators 1 --flag-games 0``. Every phase prints the CPU a move of every process (web, worker, beat, PostgreSQL, Redis,
 the bench client) and their sum divided by the speed probe, which compares runs on hosts of
 different speeds.
 """
@@ -109,6 +114,13 @@ def parse_args(argv=None):
         help="how players send their moves: on the game's WebSocket, as the game page does "
         "(socket, the default: both players hold it), or by the HTTP API as bots do (http)",
     )
+    parser.add_argument(
+        "--spectators",
+        type=int,
+        default=0,
+        help="spectators' sockets (not logged in) on every game of the moves phases, with "
+        "--moves-over socket (0); each move's arrival at each is counted",
+    )
     parser.add_argument("--seed", type=int, default=1, help="seed of the move choices (1)")
     parser.add_argument("--db-name", default="sumito_bench", help="database created and dropped")
     parser.add_argument(
@@ -125,6 +137,9 @@ def main(argv=None) -> int:
     args = parse_args(argv)
     if args.games < 1 or args.moves_per_game < 1 or args.flag_games < 0 or args.web_workers < 1:
         print("--games, --moves-per-game and --web-workers must be >= 1", file=sys.stderr)
+        return 2
+    if args.spectators < 0 or (args.spectators and args.moves_over != "socket"):
+        print("--spectators needs --moves-over socket and a count >= 0", file=sys.stderr)
         return 2
     admin_url, bench_url, redis_url = check_environment(args.db_name, args.allow_redis_db0)
     facts = machine_facts()

@@ -192,6 +192,11 @@ class MoveStats:
     arrived: dict = field(default_factory=dict)
     sockets: int = 0
     socket_errors: Counter = field(default_factory=Counter)
+    # --spectators: each game's spectators' labels ("s0", ...), and the web processes' resident
+    # memory (bytes) before the phase's sockets were opened and once they all were
+    spectators: dict = field(default_factory=dict)
+    spectator_sockets: int = 0
+    web_memory: tuple[int, int] = (0, 0)
 
     def record(self, started: float, finished: float) -> None:
         """A measured move: sent at ``started``, answered at ``finished``."""
@@ -212,6 +217,19 @@ class MoveStats:
                 missing += 1
             else:
                 delays.append((arrived - sent_at) * 1000)
+        return delays, missing
+
+    def spectator_delays_ms(self) -> tuple[list[float], int]:
+        """How long each measured move took to reach each spectator's socket of its game, from
+        the moment it was sent; and how many (move, spectator) never arrived."""
+        delays, missing = [], 0
+        for (game_id, version), (sent_at, _mover) in self.sent.items():
+            for label in self.spectators.get(game_id, ()):
+                arrived = self.arrived.get((game_id, label, version))
+                if arrived is None:
+                    missing += 1
+                else:
+                    delays.append((arrived - sent_at) * 1000)
         return delays, missing
 
     @property
@@ -519,12 +537,14 @@ class TabSocket:
 class GameSocket(TabSocket):
     """A player's browser tab that plays over the game's WebSocket (``--moves-over socket``):
     logged in by the session cookie, with the compression browsers ask for; records when each
-    version arrived (``stats.arrived``) and the socket's errors."""
+    version arrived (``stats.arrived``) and the socket's errors. Without a player it is a
+    spectator's tab, not logged in (``colour`` is then its label, "s0", ...)."""
 
-    def __init__(self, port: int, game_id: int, colour: str, player: Player, stats: MoveStats):
-        super().__init__(
-            port, f"/ws/games/{game_id}/", f"sessionid={player.session}", f"game {game_id} {colour}"
-        )
+    def __init__(
+        self, port: int, game_id: int, colour: str, player: Player | None, stats: MoveStats
+    ):
+        cookie = f"sessionid={player.session}" if player is not None else ""
+        super().__init__(port, f"/ws/games/{game_id}/", cookie, f"game {game_id} {colour}")
         self.game_id, self.colour, self.player, self.stats = game_id, colour, player, stats
 
     async def open(self) -> None:

@@ -27,13 +27,18 @@ from bench.live.client import (
     start_game,
     watch_game,
 )
-from bench.live.stack import CpuSample, log
+from bench.live.stack import CpuSample, log, process_tree_rss
 
 FLAG_BASE_SECONDS = 2
 FLAG_SPREAD_SECONDS = 3.0
 
 
 WARMUP_PLIES = 2
+
+
+def web_memory(services) -> int:
+    """Resident memory (bytes) of the web server and its worker processes."""
+    return process_tree_rss([s.process.pid for s in services.services if s.name == "web"])
 
 
 def moves_phase(
@@ -85,6 +90,7 @@ async def _moves_phase(
         log(f"{args.games - len(games)} games did not start: {dict(stats.setup_errors)}")
     watchers: list[tuple[asyncio.Task, asyncio.Event]] = []
     sockets: list[dict[str, GameSocket]] = []  # --moves-over socket: both players', per game
+    spectators: list[GameSocket] = []  # --spectators: those of every game
     try:
         warm = Pace(None, len(games))
         states = await asyncio.gather(
@@ -100,6 +106,7 @@ async def _moves_phase(
 
         if args.moves_over == "socket":
             log(f"{label}: opening both players' sockets on each game (moves go over them)")
+            memory_before = web_memory(services)
             sockets = [
                 {
                     colour: GameSocket(port, state["id"], colour, player, stats)
@@ -109,6 +116,18 @@ async def _moves_phase(
             ]
             await gather_limited((s.open() for pair in sockets for s in pair.values()), 50)
             stats.sockets = 2 * len(sockets)
+            if args.spectators:
+                log(f"{label}: opening {args.spectators} spectator socket(s) on each game")
+                for _conn, state, _who in games:
+                    labels = [f"s{index}" for index in range(args.spectators)]
+                    stats.spectators[state["id"]] = labels
+                    spectators.extend(
+                        GameSocket(port, state["id"], label, None, stats) for label in labels
+                    )
+                await gather_limited((s.open() for s in spectators), 50)
+                stats.spectator_sockets = len(spectators)
+            await asyncio.sleep(1.0)  # the last connections settled in the web processes
+            stats.web_memory = (memory_before, web_memory(services))
         elif args.watch:
             log(f"{label}: opening both players' sockets on each game")
             for _conn, state, who in games:
@@ -151,9 +170,8 @@ async def _moves_phase(
         if watchers or sockets:
             await asyncio.sleep(1.0)  # the last events on their way
     finally:
-        for pair in sockets:
-            for socket in pair.values():
-                await socket.close()
+        for socket in [s for pair in sockets for s in pair.values()] + spectators:
+            await socket.close()
         for task, _ in watchers:
             task.cancel()
         await asyncio.gather(*(task for task, _ in watchers), return_exceptions=True)

@@ -89,6 +89,26 @@ def moves_section(title: str, moves: MoveStats, args, facts) -> list[str]:
                 f"max {max(delays):.1f}  (from the move {sent}; {len(delays)} moves arrived, "
                 f"{missing} did not)"
             )
+    if moves.spectators:
+        delays, missing = moves.spectator_delays_ms()
+        lines.append(
+            f"  spectators           {moves.spectator_sockets} sockets, not logged in; "
+            + (
+                f"moves to them ms p50 {percentile(delays, 0.5):.1f}  "
+                f"p99 {percentile(delays, 0.99):.1f}  max {max(delays):.1f}  "
+                if delays
+                else ""
+            )
+            + f"({len(delays)} arrivals, {missing} missing)"
+        )
+    before, after = moves.web_memory
+    opened = moves.sockets + moves.spectator_sockets
+    if after and opened:
+        lines.append(
+            f"  web memory           {before / 2**20:.0f} MiB before the sockets, "
+            f"{after / 2**20:.0f} MiB with {opened} open: "
+            f"{(after - before) / opened / 1024:.1f} KiB a connection"
+        )
     lines.append(f"  DB connections       peak {moves.peak_connections} open to the bench database")
     cpu = dict(moves.cpu)
     if cpu and wall > 0:

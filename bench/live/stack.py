@@ -144,19 +144,18 @@ def tail(path: Path, lines: int = 30) -> str:
     return ""
 
 
-def process_tree_cpu(root_pids: list[int]) -> float:
-    """CPU seconds (user + system) of the given processes and all their descendants."""
-    ticks = os.sysconf("SC_CLK_TCK")
+def _process_tree(root_pids: list[int], read) -> float:
+    """The sum of ``read(pid)`` over the given processes and all their descendants (a
+    process gone, or unreadable, counts nothing)."""
     parents: dict[int, int] = {}
-    cpu: dict[int, float] = {}
+    values: dict[int, float] = {}
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
         with contextlib.suppress(OSError, ValueError, IndexError):
             fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
             parents[int(entry.name)] = int(fields[1])
-            # utime + stime, and cutime + cstime of children already gone (threads are inside)
-            cpu[int(entry.name)] = sum(int(f) for f in fields[11:15]) / ticks
+            values[int(entry.name)] = read(entry, fields)
     wanted = set(root_pids)
     changed = True
     while changed:
@@ -165,7 +164,26 @@ def process_tree_cpu(root_pids: list[int]) -> float:
             if ppid in wanted and pid not in wanted:
                 wanted.add(pid)
                 changed = True
-    return sum(cpu.get(pid, 0.0) for pid in wanted)
+    return sum(values.get(pid, 0.0) for pid in wanted)
+
+
+def process_tree_cpu(root_pids: list[int]) -> float:
+    """CPU seconds (user + system) of the given processes and all their descendants."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    # utime + stime, and cutime + cstime of children already gone (threads are inside)
+    return _process_tree(
+        root_pids, lambda _entry, fields: sum(int(f) for f in fields[11:15]) / ticks
+    )
+
+
+def process_tree_rss(root_pids: list[int]) -> int:
+    """Resident memory (bytes) of the given processes and all their descendants."""
+    page = os.sysconf("SC_PAGE_SIZE")
+    return int(
+        _process_tree(
+            root_pids, lambda entry, _fields: int((entry / "statm").read_text().split()[1]) * page
+        )
+    )
 
 
 def named_process_cpu(name: str) -> float:

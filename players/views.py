@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import hashlib
 
 from django.core.cache import cache
 from django.core.paginator import Paginator
@@ -84,63 +85,96 @@ def table_lines(player: User, limit: int = 10) -> list[dict]:
     return lines
 
 
-#: How long a player's history sections stay in the cache unasked. Their key changes with every
+#: How long a fragment of a player's page stays in the cache unasked. Its key changes with every
 #: game, result and rating of the player (``profile.history_stamp``); this bounds what the key
 #: does not see: a renamed opponent or tournament shows within the hour.
 HISTORY_SECONDS = 3600
 
 
-def history_sections(player: User, *, tournament_count: int) -> str:
-    """The sections of ``/players/<username>/`` drawn from the player's games and rating
-    changes (ratings, charts, record, recent games, games against the computer, tables' games),
-    rendered. They are rendered once per change of what they show and kept in the site's cache
-    in between, by language, under the player's ``history_stamp``: one small query per page
-    instead of ten and the tables. A cache that cannot be reached renders them every time."""
-    # the moment the account was made beside its id: a database made again (the same ids for
-    # other players and games) never reads what the cache kept of the old one
-    joined = int(player.date_joined.timestamp() * 1_000_000)
-    stamp = profile.history_stamp(player)
-    key = f"player-history:{player.pk}.{joined}:{get_language()}:{stamp}"
+def _kept(key: str, render) -> str:
+    """The fragment the cache keeps under ``key``, else ``render()`` kept there. A cache that
+    cannot be reached renders it every time (the database answers, as without a cache)."""
     try:
         html = cache.get(key)
-    except Exception:  # the cache is down: the database answers, as without it
+    except Exception:  # the cache is down
         html = None
     if html is not None:
-        return mark_safe(html)  # rendered by the template below, escaped there
-    ratings = rating_selectors.player_ratings(player)
-    multi = any(row.category == elo.MULTI_CATEGORY for row in ratings)
-    history = rating_selectors.rating_history(player, tables=multi)
-    # a board over the board is played in a tournament that has begun: none entered, none played
-    boards = profile.played_boards(player) if tournament_count else []
-    html = render_to_string(
-        "players/_history_sections.html",
-        {
-            "ratings": ratings,
-            "charts": [rating_chart(category, points) for category, points in history.items()],
-            "record": profile.player_record(player, boards=boards),
-            "recent_games": profile.recent_games(player, boards=boards),
-            "table_games": table_lines(player),
-            "computer_games": profile.computer_games(player),
-            "provisional_games": elo.PROVISIONAL_GAMES,
-        },
-    )
+        return mark_safe(html)  # rendered by ``render``'s template, escaped there
+    html = render()
     with contextlib.suppress(Exception):  # the cache is down: rendered again next time
         cache.set(key, str(html), HISTORY_SECONDS)
     return html
 
 
+def _account(user: User) -> str:
+    """A player in a cache key: the id, and the moment the account was made (a database made
+    again, the same ids for other players, never reads what the cache kept of the old one)."""
+    return f"{user.pk}.{int(user.date_joined.timestamp() * 1_000_000)}"
+
+
+def history_sections(player: User, *, stamp: str, tournament_count: int) -> str:
+    """The sections of ``/players/<username>/`` drawn from the player's games and rating
+    changes (ratings, charts, record, recent games, games against the computer, tables' games),
+    rendered. They are rendered once per change of what they show and kept in the site's cache
+    in between, by language, under the player's ``history_stamp``: one small query per page
+    instead of ten and the tables."""
+
+    def render() -> str:
+        ratings = rating_selectors.player_ratings(player)
+        multi = any(row.category == elo.MULTI_CATEGORY for row in ratings)
+        history = rating_selectors.rating_history(player, tables=multi)
+        # a board over the board is played in a tournament that has begun: none entered, none
+        # played
+        boards = profile.played_boards(player) if tournament_count else []
+        return render_to_string(
+            "players/_history_sections.html",
+            {
+                "ratings": ratings,
+                "charts": [rating_chart(category, points) for category, points in history.items()],
+                "record": profile.player_record(player, boards=boards),
+                "recent_games": profile.recent_games(player, boards=boards),
+                "table_games": table_lines(player),
+                "computer_games": profile.computer_games(player),
+                "provisional_games": elo.PROVISIONAL_GAMES,
+            },
+        )
+
+    return _kept(f"player-history:{_account(player)}:{get_language()}:{stamp}", render)
+
+
+def head_to_head_section(player: User, opponent: User, *, stamp: str) -> str:
+    """The head-to-head record and games of ``player`` against ``opponent`` (``?vs=``),
+    rendered and kept as :func:`history_sections` are: every game it lists is one of
+    ``player``'s and every rating change ``player``'s, so ``player``'s stamp sees them all; the
+    two names shown are in the key."""
+    names = hashlib.blake2b(
+        f"{player.display_name}\x1f{opponent.display_name}".encode(), digest_size=8
+    ).hexdigest()
+    key = f"player-h2h:{_account(player)}:{_account(opponent)}:{get_language()}:{stamp}:{names}"
+    return _kept(
+        key,
+        lambda: render_to_string(
+            "players/_head_to_head.html",
+            {"player": player, "head_to_head": profile.head_to_head(player, opponent)},
+        ),
+    )
+
+
 def player_profile_context(request, player: User) -> dict:
     """The rating sections of ``/players/<username>/``: ratings, charts, record, games (those
-    against the computer apart) as :func:`history_sections`, then the tournaments and the
-    head-to-head form (``?vs=username``), read for each page."""
+    against the computer apart) as :func:`history_sections`, the tournaments read for each
+    page, and the head-to-head form (``?vs=username``) with :func:`head_to_head_section`."""
+    stamp = profile.history_stamp(player)
     tournaments, tournament_count = profile.player_tournaments(player)
     context = {
-        "history_sections": history_sections(player, tournament_count=tournament_count),
+        "history_sections": history_sections(
+            player, stamp=stamp, tournament_count=tournament_count
+        ),
         "tournaments": tournaments,
         "tournament_count": tournament_count,
         "vs": request.GET.get("vs", "").strip()[:150],
         "vs_error": "",
-        "head_to_head": None,
+        "head_to_head": "",
     }
     if context["vs"]:
         opponent = find_player(context["vs"])
@@ -151,7 +185,7 @@ def player_profile_context(request, player: User) -> dict:
         elif opponent.pk == player.pk:
             context["vs_error"] = _("Choose another player than this one.")
         else:
-            context["head_to_head"] = profile.head_to_head(player, opponent)
+            context["head_to_head"] = head_to_head_section(player, opponent, stamp=stamp)
     return context
 
 

@@ -115,3 +115,29 @@ def test_the_page_is_drawn_when_the_cache_is_unreachable(client, make_player, st
         html = page_of(client, "ann")
     assert games_listed(html) == 1
     assert record_row(section(html, "record"), "overall") == [1, 1, 0, 0]
+
+
+def test_the_head_to_head_is_kept_until_either_plays_or_is_renamed(client, make_player, start):
+    ann, bob, cid = make_player("ann"), make_player("bob"), make_player("cid")
+    play(ann, bob, "1-0", at=start)
+
+    def head_to_head() -> tuple[str, list[str]]:
+        with CaptureQueriesContext(connection) as queries:
+            html = section(page_of(client, "ann", vs="bob"), "head-to-head")
+        return html, history_reads(queries.captured_queries)
+
+    first, first_reads = head_to_head()
+    again, again_reads = head_to_head()
+    assert first_reads and again_reads == [] and again == first
+    assert first.count('<tr class="outcome-') == 1 and 'class="h2h-record">1 W' in first
+
+    play(ann, cid, "1-0", at=start + timedelta(hours=1))  # another opponent: ann's stamp moves
+    play(bob, ann, "1-0", at=start + timedelta(hours=2))
+    after, after_reads = head_to_head()
+    assert after_reads and after.count('<tr class="outcome-') == 2
+    assert 'class="h2h-record">1 W · 0 D · 1 L' in after
+
+    bob.display_name = "Bob the Builder"
+    bob.save(update_fields=["display_name"])
+    renamed, _reads = head_to_head()
+    assert "Bob the Builder" in renamed

@@ -209,22 +209,19 @@ class MoveStats:
     def event_delays_ms(self) -> tuple[list[float], int]:
         """How long each measured move took to reach the opponent's socket, from the moment
         its POST was sent; and how many moves never reached it."""
-        delays, missing = [], 0
-        for (game_id, version), (sent_at, mover) in self.sent.items():
-            opponent = "w" if mover == "b" else "b"
-            arrived = self.arrived.get((game_id, opponent, version))
-            if arrived is None:
-                missing += 1
-            else:
-                delays.append((arrived - sent_at) * 1000)
-        return delays, missing
+        return self._arrivals(lambda _game_id, mover: ("w" if mover == "b" else "b",))
 
     def spectator_delays_ms(self) -> tuple[list[float], int]:
         """How long each measured move took to reach each spectator's socket of its game, from
         the moment it was sent; and how many (move, spectator) never arrived."""
+        return self._arrivals(lambda game_id, _mover: self.spectators.get(game_id, ()))
+
+    def _arrivals(self, receivers) -> tuple[list[float], int]:
+        """The delays (ms) of each measured move to each socket ``receivers(game, mover)``
+        names, and how many of those never heard it."""
         delays, missing = [], 0
-        for (game_id, version), (sent_at, _mover) in self.sent.items():
-            for label in self.spectators.get(game_id, ()):
+        for (game_id, version), (sent_at, mover) in self.sent.items():
+            for label in receivers(game_id, mover):
                 arrived = self.arrived.get((game_id, label, version))
                 if arrived is None:
                     missing += 1

@@ -396,6 +396,45 @@ def test_a_level_match_goes_to_an_armageddon_game_its_captains_nominate(league, 
     assert "Armageddon game" in client_page(client, owner, tournament)
 
 
+def test_a_corrected_board_that_decides_the_match_withdraws_its_armageddon_game(league):
+    """The Armageddon game was paired over the board; the director then corrects board 1 to a
+    win for Team D: the match is decided by its boards, the game has nothing left to decide.
+    Before, its board stayed and the round waited for a result that decided nothing."""
+    club, owner, teams = league
+    tournament = cup(league, cup_decider="armageddon")
+    services.tournament_start(tournament=tournament, actor=owner, now=T0)
+    services.round_start(tournament_id=tournament.pk, number=1, actor=owner, now=at(1))
+    tournament.refresh_from_db()
+    _, four_five, _, three_six = matches(tournament, 1)
+    play(three_six, owner, 1, [1, 0.5, 0.5, 0.5])
+    play(four_five, owner, 1, [0.5] * 4)
+    for team, player in ((teams[3], "t3b1"), (teams[4], "t4b3")):
+        services.armageddon_nominate(
+            match=four_five, team=team, player=user(player), actor=owner, now=at(2)
+        )
+    armageddon = Board.objects.get(team_match=four_five, slot=5)
+    round_ = Round.objects.get(tournament=tournament, number=1)
+    assert round_.status == Round.Status.STARTED  # waiting for the Armageddon game's result
+
+    first = Board.objects.get(team_match=four_five, slot=1)  # Team D has Black on board 1
+    board_result_set(board=first, actor=owner, result="1-0", reason="misread", now=at(2))
+    assert not Board.objects.filter(pk=armageddon.pk).exists()
+    four_five.refresh_from_db()
+    assert four_five.armageddon_players == {}
+    assert Round.objects.get(pk=round_.pk).status == Round.Status.FINISHED
+    decided = team_cup_bracket(tournament)[0].matches[1]
+    assert (decided.state, decided.black.won, decided.score) == ("decided", True, (2.5, 1.5))
+    assert decided.by != "armageddon"
+    withdrawn = AuditEntry.objects.filter(tournament=tournament, what="armageddon").latest("pk")
+    assert "Armageddon game (board 17) withdrawn" in withdrawn.detail
+
+    # a board corrected back to level leaves the match waiting for its Armageddon game again
+    # (the round stays closed: a director reopens nothing by a correction)
+    board_result_set(board=first, actor=owner, result=DRAW, reason="misread again", now=at(3))
+    again = team_cup_bracket(tournament)[0].matches[1]
+    assert again.state == "armageddon"
+
+
 def test_an_armageddon_game_on_the_server_at_the_cup_s_tie_break_clock(league, client):
     club, owner, teams = league
     tournament = cup(

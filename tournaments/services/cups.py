@@ -190,6 +190,41 @@ def armageddon_nominate(
     return match
 
 
+def armageddon_withdraw_if_decided(
+    tournament: Tournament, board: Board, actor: User, now: datetime
+) -> bool:
+    """After a result entered or corrected on one of a team cup match's boards (1..N) once its
+    Armageddon game was paired over the board and before that game's result: if the boards
+    now decide the match, the game has nothing left to decide and is withdrawn (its board
+    deleted, the nominations cleared, the audit trail told), and the round no longer waits for
+    it. On the server the game goes on and decides nothing; its end closes the round. The
+    caller holds the tournament's lock, which every writer of its matches takes first."""
+    if not tournament.is_team_cup or board.team_match_id is None:
+        return False
+    if board.slot is None or board.slot > tournament.team_boards:
+        return False
+    match = TeamMatch.objects.get(pk=board.team_match_id)
+    armageddon = team_draw.armageddon_boards(tournament, [match]).get(match.pk)
+    if armageddon is None or armageddon.result or armageddon.game_id is not None:
+        return False
+    results = team_draw.match_results([match]).get(match.pk)
+    if team_draw.cup_decision(tournament, match, results).stage == team_cup.PLAY_ARMAGEDDON:
+        return False
+    armageddon.delete()
+    match.armageddon_players = {}
+    match.save(update_fields=["armageddon_players"])
+    audit(
+        tournament,
+        actor,
+        AuditEntry.What.ARMAGEDDON_NAMED,
+        f"Round {match.round.number}, match {match.number}: the Armageddon game (board "
+        f"{armageddon.number}) withdrawn, the match's boards decide it after board "
+        f"{board.number}'s result",
+        now,
+    )
+    return True
+
+
 def _armageddon_pair(tournament: Tournament, round_: Round, match: TeamMatch, now: datetime):
     """The Armageddon game's board, once both players are named: the match's board N+1,
     numbered after every regular board of the round; on the server, its game begins."""

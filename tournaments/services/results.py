@@ -38,6 +38,7 @@ from tournaments.models import (
 from tournaments.permissions import is_director, require_director
 from tournaments.result_rules import FORFEITS, marbles_problem
 from tournaments.services.common import locked
+from tournaments.services.cups import armageddon_withdraw_if_decided
 from tournaments.services.matches import (
     game_result_code,
     marbles_pushed_off,
@@ -160,6 +161,7 @@ def result_write_locked(
             state__in=[TeamMatchReport.State.REPORTED, TeamMatchReport.State.DISPUTED],
         ).update(state=report_state, answered_by=actor, answered_at=now)
     rating_apply_board(board=board, now=now)
+    armageddon_withdraw_if_decided(tournament, board, actor, now)
     round_finish_if_complete(tournament, round_, now)
     return board
 

@@ -307,7 +307,10 @@ def test_every_page_and_export_of_a_team_cup_reads(league, client):
     assert Tournament.objects.filter(club=club).count() == 1
 
 
-def test_a_level_match_goes_to_an_armageddon_game_its_captains_nominate(league, client):
+def level_match(league) -> tuple[Tournament, TeamMatch, TeamMatch]:
+    """An over-the-board team cup whose last word is an Armageddon game, round 1 begun and
+    played: seeds 3 and 6 decided by board 1, seeds 4 and 5 (Team D – Team E) level down to
+    board 1, every board drawn. The tournament and those two matches."""
     club, owner, teams = league
     tournament = cup(league, cup_decider="armageddon")
     services.tournament_start(tournament=tournament, actor=owner, now=T0)
@@ -316,6 +319,12 @@ def test_a_level_match_goes_to_an_armageddon_game_its_captains_nominate(league, 
     _, four_five, _, three_six = matches(tournament, 1)
     play(three_six, owner, 1, [1, 0.5, 0.5, 0.5])
     play(four_five, owner, 1, [0.5] * 4)  # level down to board 1
+    return tournament, four_five, three_six
+
+
+def test_a_level_match_goes_to_an_armageddon_game_its_captains_nominate(league, client):
+    club, owner, teams = league
+    tournament, four_five, three_six = level_match(league)
     round_ = Round.objects.get(tournament=tournament, number=1)
     assert round_.status == Round.Status.STARTED  # waiting for the Armageddon game
     assert [m.state for m in team_cup_bracket(tournament)[0].matches][1] == "armageddon"
@@ -401,13 +410,7 @@ def test_a_corrected_board_that_decides_the_match_withdraws_its_armageddon_game(
     win for Team D: the match is decided by its boards, the game has nothing left to decide.
     Before, its board stayed and the round waited for a result that decided nothing."""
     club, owner, teams = league
-    tournament = cup(league, cup_decider="armageddon")
-    services.tournament_start(tournament=tournament, actor=owner, now=T0)
-    services.round_start(tournament_id=tournament.pk, number=1, actor=owner, now=at(1))
-    tournament.refresh_from_db()
-    _, four_five, _, three_six = matches(tournament, 1)
-    play(three_six, owner, 1, [1, 0.5, 0.5, 0.5])
-    play(four_five, owner, 1, [0.5] * 4)
+    tournament, four_five, _three_six = level_match(league)
     for team, player in ((teams[3], "t3b1"), (teams[4], "t4b3")):
         services.armageddon_nominate(
             match=four_five, team=team, player=user(player), actor=owner, now=at(2)

@@ -34,6 +34,7 @@ from archive.models import ImportedGame
 from clubs.models import Membership
 from core.errors import NotFound
 from games import engine
+from games.clock import TimeControl
 from games.models import Game, Move
 from games.records import RECORD_RELATIONS, tournament_board_of
 from games.selectors import PLACEMENT_PLIES
@@ -87,8 +88,15 @@ def archive_games(filters: ArchiveFilters) -> QuerySet[Game]:
     return games.select_related(*RECORD_RELATIONS).order_by("-ended_at", "-id")
 
 
-#: The columns a search's page shows (the download and the API read whole games).
+#: Where a game's tournament board is: its own board, else its match's (as
+#: ``games.records.tournament_board_of`` finds it on a model instance).
+_BOARDS = ("tournament_board", "match_game__board")
+
+#: The columns a search's page shows, read as plain values (the download and the API read whole
+#: games): no model instances for a page of fifty rows, and the values are what the page's
+#: kept fragment is keyed by (``archive.views``).
 PAGE_COLUMNS = (
+    "id",
     "status",
     "result",
     "termination",
@@ -101,34 +109,35 @@ PAGE_COLUMNS = (
     "white__username",
     *(
         f"{board}__{column}"
-        for board in ("tournament_board", "match_game__board")
-        for column in ("number", "round__number", "round__tournament__name")
+        for board in _BOARDS
+        for column in (
+            "number",
+            "round__number",
+            "round__tournament__name",
+            "round__tournament__slug",
+        )
     ),
-    "tournament_board__round__tournament__slug",
-    "match_game__board__round__tournament__slug",
 )
 
 
-def archive_page(filters: ArchiveFilters, number) -> tuple[Page, list[dict]]:
-    """Page ``number`` of a search (the last one for a number past it) and its rows. The page's
-    ids are picked first (a count and a top-N sort, no join), then those games are read with
-    their players and boards and only the columns the page shows: joined before the limit,
-    PostgreSQL reads and hashes the whole user table for every page."""
+def archive_page(filters: ArchiveFilters, number) -> tuple[Page, list[tuple]]:
+    """Page ``number`` of a search (the last one for a number past it) and its games' values
+    (``PAGE_COLUMNS``, in that order). The page's ids are picked first (a count and a top-N
+    sort, no join), then those games' columns are read with their players and boards: joined
+    before the limit, PostgreSQL reads and hashes the whole user table for every page."""
     ids = archive_games(filters).values_list("pk", flat=True)
     page = Paginator(ids, PAGE_SIZE).get_page(number)
     by_id = {
-        game.pk: game
-        for game in Game.objects.filter(pk__in=list(page.object_list))
-        .select_related(*RECORD_RELATIONS)
-        .only(*PAGE_COLUMNS)
+        values[0]: values
+        for values in Game.objects.filter(pk__in=list(page.object_list)).values_list(*PAGE_COLUMNS)
     }
-    return page, archive_page_rows(by_id[pk] for pk in page.object_list)
+    return page, [by_id[pk] for pk in page.object_list]
 
 
-def archive_page_rows(games) -> list[dict]:
-    """A page of the search as the page shows it: each game's texts and links worked out here
-    once (a player's link once per player, the terminations' names once per page), not by
-    the template row by row."""
+def archive_page_rows(page_values: list[tuple]) -> list[dict]:
+    """A page of the search as the page shows it, from :func:`archive_page`'s values: each
+    game's texts and links worked out here once (a player's link once per player, the
+    terminations' names once per page), not by the template row by row."""
     how = {code: str(label) for code, label in Game._meta.get_field("termination").choices}
     players: dict[str, str] = {}
 
@@ -138,28 +147,35 @@ def archive_page_rows(games) -> list[dict]:
         return players[username]
 
     rows = []
-    for game in games:
-        board = tournament_board_of(game)
-        tournament = board.round.tournament if board is not None else None
+    for values in page_values:
+        game = dict(zip(PAGE_COLUMNS, values, strict=True))
+        board = next((b for b in _BOARDS if game[f"{b}__number"] is not None), None)
+        event = game[f"{board}__round__tournament__name"] if board else ""
+        slug = game[f"{board}__round__tournament__slug"] if board else ""
         rows.append(
             {
-                "id": game.pk,
-                "ended_at": game.ended_at,
-                "black": game.black.username,
-                "black_url": player_url(game.black.username),
-                "white": game.white.username,
-                "white_url": player_url(game.white.username),
-                "aborted": shown_as_aborted(game),
-                "result": game.result,
-                "how": how.get(game.termination, game.termination),
-                "plies": game.ply,
-                "time_control": game.time_control_label,
-                "rated": game.rated,
-                "event": tournament.name if tournament else "",
-                "event_url": tournament.get_absolute_url() if tournament else "",
-                "event_board": f"{board.round.number}.{board.number}" if board else "",
-                "replay_url": reverse("archive-replay", args=[game.pk]),
-                "record_url": reverse("archive-record", args=[game.pk]),
+                "id": game["id"],
+                "ended_at": game["ended_at"],
+                "black": game["black__username"],
+                "black_url": player_url(game["black__username"]),
+                "white": game["white__username"],
+                "white_url": player_url(game["white__username"]),
+                "aborted": game["status"] == Game.Status.ABORTED
+                or Game.unplayed(game["ply"], game["termination"]),
+                "result": game["result"],
+                "how": how.get(game["termination"], game["termination"]),
+                "plies": game["ply"],
+                "time_control": TimeControl(
+                    game["base_seconds"], game["increment_seconds"]
+                ).label(),
+                "rated": game["rated"],
+                "event": event,
+                "event_url": reverse("tournament-detail", kwargs={"slug": slug}) if board else "",
+                "event_board": (
+                    f"{game[f'{board}__round__number']}.{game[f'{board}__number']}" if board else ""
+                ),
+                "replay_url": reverse("archive-replay", args=[game["id"]]),
+                "record_url": reverse("archive-record", args=[game["id"]]),
             }
         )
     return rows

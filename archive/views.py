@@ -8,13 +8,16 @@ from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from archive import selectors, services
 from archive.forms import START_LABELS, ArchiveSearchForm, PersonalImportForm, RecordImportForm
 from core.errors import NotFound, ServiceError
+from core.fragments import kept, values_key
 from games import records
 from games import selectors as game_selectors
 from games.models import Game
@@ -26,17 +29,29 @@ RECORD_CONTENT_TYPE = "text/plain; charset=utf-8"
 
 
 def archive_search(request):
+    """``/archive/``: the search form and a page of the games it finds. Once the search is
+    valid, the form and the results are drawn from the page's games read as plain values, and
+    kept in the cache under those values (``core.fragments``): the next reader of the same
+    page, unchanged, gets the HTML without the form's widgets and fifty rows of template."""
     form = ArchiveSearchForm(request.GET)
-    page = rows = None
-    if form.is_valid():
-        page, rows = selectors.archive_page(form.filters(), request.GET.get("page"))
     query = request.GET.copy()
     query.pop("page", None)
-    return render(
-        request,
-        "archive/search.html",
-        {"form": form, "page": page, "rows": rows, "query": query.urlencode()},
-    )
+    query = query.urlencode()
+
+    def body(page=None, values=None) -> str:
+        rows = selectors.archive_page_rows(values) if values is not None else None
+        return render_to_string(
+            "archive/_search_body.html",
+            {"form": form, "page": page, "rows": rows, "query": query},
+        )
+
+    if form.is_valid():
+        page, values = selectors.archive_page(form.filters(), request.GET.get("page"))
+        key = values_key(query, page.number, page.paginator.count, values)
+        search = kept(f"archive-search:{get_language()}:{key}", lambda: body(page, values))
+    else:
+        search = body()  # the form with its errors
+    return render(request, "archive/search.html", {"search": search})
 
 
 def archive_download(request):

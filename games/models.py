@@ -205,10 +205,15 @@ class Game(TimeControlFields):
         first move is a result. ``games.selectors.ABORTED_UNPLAYED`` is the same test as a
         query filter (tests/games/test_aborted_record.py keeps the two in step).
         """
-        return self.ply == 0 and self.termination in (
-            self.Termination.ABANDONED,
-            self.Termination.FORFEIT,
-            self.Termination.ABORTED,
+        return self.unplayed(self.ply, self.termination)
+
+    @classmethod
+    def unplayed(cls, ply: int, termination: str) -> bool:
+        """:attr:`aborted_unplayed` of a game's ply and termination read as values."""
+        return ply == 0 and termination in (
+            cls.Termination.ABANDONED,
+            cls.Termination.FORFEIT,
+            cls.Termination.ABORTED,
         )
 
     def colour_of(self, user) -> str | None:

@@ -2,21 +2,19 @@
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 
-from django.core.cache import cache
 from django.core.paginator import Paginator
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.utils import timezone
-from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from accounts.models import User
 from accounts.selectors import find_player, player_named, players_matching
 from clubs.models import Club
+from core.fragments import kept
 from multiplayer.selectors import finished_tables_of
 from pools.selectors import pools
 from ratings import elo
@@ -85,27 +83,6 @@ def table_lines(player: User, limit: int = 10) -> list[dict]:
     return lines
 
 
-#: How long a fragment of a player's page stays in the cache unasked. Its key changes with every
-#: game, result and rating of the player (``profile.history_stamp``); this bounds what the key
-#: does not see: a renamed opponent or tournament shows within the hour.
-HISTORY_SECONDS = 3600
-
-
-def _kept(key: str, render) -> str:
-    """The fragment the cache keeps under ``key``, else ``render()`` kept there. A cache that
-    cannot be reached renders it every time (the database answers, as without a cache)."""
-    try:
-        html = cache.get(key)
-    except Exception:  # the cache is down
-        html = None
-    if html is not None:
-        return mark_safe(html)  # rendered by ``render``'s template, escaped there
-    html = render()
-    with contextlib.suppress(Exception):  # the cache is down: rendered again next time
-        cache.set(key, str(html), HISTORY_SECONDS)
-    return html
-
-
 def _account(user: User) -> str:
     """A player in a cache key: the id, and the moment the account was made (a database made
     again, the same ids for other players, never reads what the cache kept of the old one)."""
@@ -139,7 +116,7 @@ def history_sections(player: User, *, stamp: str, tournament_count: int) -> str:
             },
         )
 
-    return _kept(f"player-history:{_account(player)}:{get_language()}:{stamp}", render)
+    return kept(f"player-history:{_account(player)}:{get_language()}:{stamp}", render)
 
 
 def head_to_head_section(player: User, opponent: User, *, stamp: str) -> str:
@@ -151,7 +128,7 @@ def head_to_head_section(player: User, opponent: User, *, stamp: str) -> str:
         f"{player.display_name}\x1f{opponent.display_name}".encode(), digest_size=8
     ).hexdigest()
     key = f"player-h2h:{_account(player)}:{_account(opponent)}:{get_language()}:{stamp}:{names}"
-    return _kept(
+    return kept(
         key,
         lambda: render_to_string(
             "players/_head_to_head.html",

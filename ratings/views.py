@@ -6,11 +6,15 @@ from datetime import datetime
 
 from django.core.paginator import Paginator
 from django.shortcuts import render
+from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import urlencode
+from django.utils.translation import get_language
 
 from clubs.models import Club
 from core.errors import ServiceError
+from core.fragments import kept, values_key
 from ratings import elo, selectors
 
 LEADERBOARD_PAGE_SIZE = 50
@@ -36,9 +40,11 @@ def leaderboard(request):
             status=error.status,
         )
     now: datetime = timezone.now()
-    page = Paginator(selectors.leaderboard(selection, now=now), LEADERBOARD_PAGE_SIZE).get_page(
-        request.GET.get("page")
-    )
+    ratings = selectors.leaderboard(selection, now=now)
+    page = Paginator(ratings, LEADERBOARD_PAGE_SIZE).get_page(request.GET.get("page"))
+    first = (page.number - 1) * LEADERBOARD_PAGE_SIZE
+    # the count above reads the ratings alone; the rows, with their players, as plain values
+    values = list(ratings.values_list(*ROW_VALUES)[first : first + LEADERBOARD_PAGE_SIZE])
     club_slug = selection.club.slug if selection.club else ""
     days = selection.days if selection.days != selectors.LEADERBOARD_DEFAULT_DAYS else ""
     tabs = [
@@ -48,10 +54,6 @@ def leaderboard(request):
             "current": category == selection.category,
         }
         for category in elo.ALL_CATEGORIES
-    ]
-    rows = [
-        {"rank": page.start_index() + index, "rating": row}
-        for index, row in enumerate(page.object_list)
     ]
 
     def page_url(number: int) -> str:
@@ -63,11 +65,48 @@ def leaderboard(request):
         {
             "selection": selection,
             "page": page,
-            "rows": rows,
+            "rows_html": kept(
+                f"leaderboard:{get_language()}:{values_key(first, values)}",
+                lambda: _rows_html(first + 1, values),
+            ),
             "tabs": tabs,
             "clubs": Club.objects.order_by("name").only("name", "slug"),
             "previous_url": page_url(page.previous_page_number()) if page.has_previous() else "",
             "next_url": page_url(page.next_page_number()) if page.has_next() else "",
             "provisional_games": elo.PROVISIONAL_GAMES,
         },
+    )
+
+
+#: What a leaderboard's row shows, read as plain values: a page's fifty rows are drawn once per
+#: change of these values and kept in the cache under them (``core.fragments``).
+ROW_VALUES = (
+    "user__username",
+    "user__display_name",
+    "rating",
+    "games",
+    "peak",
+    "last_game_at",
+)
+
+
+def _rows_html(first_rank: int, values: list[tuple]) -> str:
+    rows = [
+        {
+            "rank": first_rank + index,
+            "url": reverse("player-detail", kwargs={"username": username}),
+            "username": username,
+            "display_name": display_name,
+            "name": display_name or username,  # as User.shown_name
+            "rating": rating,
+            "provisional": games < elo.PROVISIONAL_GAMES,  # as PlayerRating.provisional
+            "games": games,
+            "peak": peak,
+            "last_game_at": last_game_at,
+        }
+        for index, (username, display_name, rating, games, peak, last_game_at) in enumerate(values)
+    ]
+    return render_to_string(
+        "ratings/_leaderboard_rows.html",
+        {"rows": rows, "provisional_games": elo.PROVISIONAL_GAMES},
     )

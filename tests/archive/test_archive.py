@@ -569,3 +569,44 @@ def test_replay_without_a_clock_and_the_replay_api(api, alice, bob):
     headers, _ = engine.read_record(game_record(game))
     assert (headers["TimeControl"], headers["Event"]) == ("-", "Casual game")
     assert api().get("/api/v1/archive/games/999999/replay").status_code == 404
+
+
+def search_part(response) -> str:
+    """The form and the results (the rest of the page carries a fresh nonce)."""
+    html = response.content.decode()
+    return html[html.index('id="archive-search"') : html.index("</table>")]
+
+
+def search_drawn(response) -> bool:
+    """Whether the search page drew its form and results (or took them from the cache)."""
+    assert response.status_code == 200
+    return "archive/_search_body.html" in [t.name for t in response.templates]
+
+
+def test_a_search_page_is_drawn_once_then_again_whenever_its_games_change(client, club, alice, bob):
+    """The form and the results are kept in the cache under the page's games read as values
+    (bench/ratings.py): a second reader is served without drawing them; a game that ends, a
+    renamed event, another page or another search is drawn at once."""
+    board = tournament_board(club, alice, bob)
+    board.game = archived_game(alice, bob, plies=1)
+    board.save()
+    search = {"player": "alice"}
+    first = client.get("/archive/", search)
+    assert search_drawn(first)
+    again = client.get("/archive/", search)
+    assert not search_drawn(again) and search_part(again) == search_part(first)
+    assert again.content.decode().count("<tr data-game=") == 1
+
+    newer = archived_game(bob, alice, plies=1, ended_at=T0 + timedelta(days=1))
+    ended = client.get("/archive/", search)
+    assert search_drawn(ended) and f'data-game="{newer.pk}"' in ended.content.decode()
+
+    tournament = board.round.tournament
+    tournament.name = "Renamed Open"
+    tournament.save(update_fields=["name"])
+    renamed = client.get("/archive/", search).content.decode()
+    assert ">Renamed Open</a>" in renamed and "Open otb 1" not in renamed
+
+    by_bob = client.get("/archive/", {"player": "bob", "result": "1-0"})
+    assert search_drawn(by_bob)  # another search: its own form and rows
+    assert 'value="bob"' in by_bob.content.decode()

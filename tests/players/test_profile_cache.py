@@ -109,8 +109,8 @@ def test_the_page_is_drawn_when_the_cache_is_unreachable(client, make_player, st
     play(ann, bob, "1-0", at=start)
     down = ConnectionError("the cache is down")
     with (
-        mock.patch("players.views.cache.get", side_effect=down),
-        mock.patch("players.views.cache.set", side_effect=down),
+        mock.patch("core.fragments.cache.get", side_effect=down),
+        mock.patch("core.fragments.cache.set", side_effect=down),
     ):
         html = page_of(client, "ann")
     assert games_listed(html) == 1

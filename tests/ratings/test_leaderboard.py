@@ -150,3 +150,54 @@ def test_an_unknown_club_is_404_naming_it(api, client, db):
     assert response.json() == {"error": "bad_club", "detail": "There is no club 'no-such-club'."}
     page = client.get("/ratings/", {"club": "no-such-club"})
     assert page.status_code == 404 and "There is no club" in html.unescape(page.content.decode())
+
+
+def tbody(response) -> str:
+    return response.content.decode().split("<tbody>", 1)[1].split("</tbody>", 1)[0]
+
+
+def rows_drawn(response) -> bool:
+    """Whether the page drew its rows (or took them from the cache)."""
+    assert response.status_code == 200
+    return "ratings/_leaderboard_rows.html" in [t.name for t in response.templates]
+
+
+def test_a_page_s_rows_are_drawn_once_then_again_whenever_what_they_show_changes(client, rated):
+    """The rows are kept in the cache under the values they show (bench/ratings.py): a second
+    reader is served without drawing them, and any change to a rating, a count of games, a
+    name or the players listed is on the next page read, not an hour later."""
+    ann = rated("ann", "rapid", 1700, games=12)
+    bob = rated("bob", "rapid", 1800)
+    first = client.get("/ratings/")
+    assert rows_drawn(first) and page_names(first.content.decode()) == ["bob", "ann"]
+    again = client.get("/ratings/")
+    assert not rows_drawn(again)
+    assert tbody(again) == tbody(first)
+
+    PlayerRating.objects.filter(user=ann).update(rating=1900, games=31, peak=1900)
+    moved = client.get("/ratings/")
+    assert rows_drawn(moved)
+    html = moved.content.decode()
+    assert page_names(html) == ["ann", "bob"]
+    assert "1900<abbr" not in html and '<td class="num">31</td>' in html  # no longer provisional
+
+    bob.display_name = "Bobby Tables"
+    bob.save(update_fields=["display_name"])
+    assert (
+        '>Bobby Tables</a> <span class="muted">@bob</span>'
+        in client.get("/ratings/").content.decode()
+    )
+
+    bob.is_active = False  # a closed account leaves the list
+    bob.save(update_fields=["is_active"])
+    assert page_names(client.get("/ratings/").content.decode()) == ["ann"]
+
+
+def test_each_language_draws_its_own_rows(client, rated):
+    rated("ann", "rapid", 1700, games=3)
+    english = client.get("/ratings/").content.decode()
+    client.cookies["django_language"] = "fr"
+    french = client.get("/ratings/")
+    assert rows_drawn(french)  # not the English rows kept a moment ago
+    assert "Provisional: fewer than" in english
+    assert "Provisional: fewer than" not in french.content.decode()

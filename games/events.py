@@ -45,7 +45,9 @@ def recent_state(game: Game) -> dict | None:
         return None
     published, update, move_documents = entry
     same = (
-        update["version"] == game.ply
+        published.created_at == game.created_at  # the same game, not one given its id again
+        and update["position"] == game.position
+        and update["version"] == game.ply
         and update["status"] == game.status
         and update["draw_offer"] == (game.draw_offer or None)
     )

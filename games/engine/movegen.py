@@ -70,6 +70,7 @@ class Move:
         "opp_need",
         "empty_need",
         "key",
+        "_hash",
     )
 
     notation: str
@@ -123,7 +124,7 @@ class Move:
         return isinstance(other, Move) and self.key == other.key
 
     def __hash__(self) -> int:
-        return hash(self.key)
+        return self._hash  # the key's, worked out once (documents and caches look moves up)
 
     def __repr__(self) -> str:
         return f"Move({self.notation!r})"
@@ -137,6 +138,11 @@ def _bit(index: int) -> int:
 
 
 _set = object.__setattr__  # Move forbids assignment; only these builders fill one in
+
+
+def _set_key(move: Move, key: tuple) -> None:
+    _set(move, "key", key)
+    _set(move, "_hash", hash(key))
 
 
 def _make_inline(trailing: int, direction: str, size: int, pushed_count: int) -> Move | None:
@@ -167,7 +173,7 @@ def _make_inline(trailing: int, direction: str, size: int, pushed_count: int) ->
     else:
         _set(move, "opp_xor", 0)
     _set(move, "empty_need", _bit(beyond) if beyond_on_board else 0)
-    _set(move, "key", (INLINE, trailing, direction, size, pushed_count))
+    _set_key(move, (INLINE, trailing, direction, size, pushed_count))
     return move
 
 
@@ -197,7 +203,7 @@ def _make_broadside(first: int, axis_shift: int, size: int, direction: str) -> M
     _set(move, "own_need", group_bits)
     _set(move, "opp_need", 0)
     _set(move, "empty_need", target_bits)
-    _set(move, "key", (BROADSIDE, first, axis_shift, size, direction))
+    _set_key(move, (BROADSIDE, first, axis_shift, size, direction))
     return move
 
 

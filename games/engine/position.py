@@ -44,7 +44,7 @@ class Position:
     positions are equal iff the same side is to move and every marble stands on the same cell.
     """
 
-    __slots__ = ("_side", "_black", "_white", "_hash")
+    __slots__ = ("_side", "_black", "_white", "_hash", "_string")
 
     def __init__(self, side_to_move: str, black_bits: int, white_bits: int) -> None:
         """Low-level constructor from bitboards; the caller guarantees a legal layout.
@@ -55,6 +55,7 @@ class Position:
         self._black = black_bits
         self._white = white_bits
         self._hash = hash((side_to_move, black_bits, white_bits))
+        self._string: str | None = None  # to_string's, once asked
 
     # --- construction ---------------------------------------------------------------------------
 
@@ -112,8 +113,11 @@ class Position:
         return cls.from_cells(side, _split_cells(black), _split_cells(white))
 
     def to_string(self) -> str:
-        """The position string, cells lower case in (row, digit) order."""
-        return f"{self._side}|{','.join(self.black_cells)}|{','.join(self.white_cells)}"
+        """The position string, cells lower case in (row, digit) order (worked out once: a move
+        is stored, checked and published with it)."""
+        if self._string is None:
+            self._string = f"{self._side}|{','.join(self.black_cells)}|{','.join(self.white_cells)}"
+        return self._string
 
     # --- queries --------------------------------------------------------------------------------
 

@@ -47,6 +47,7 @@ def test_a_source_is_read_again_only_once_its_message_is_dispatched():
         release = asyncio.Event()
 
         async def client():
+            await asyncio.sleep(0)  # a frame arrives in a later turn of the loop
             reads.append(len(reads))
             return f"frame {len(reads)}"
 

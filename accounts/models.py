@@ -50,7 +50,12 @@ class User(AbstractUser):
 
     @property
     def shown_name(self) -> str:
-        return self.display_name or self.username
+        return self.name_shown(self.username, self.display_name)
+
+    @staticmethod
+    def name_shown(username: str, display_name: str) -> str:
+        """:attr:`shown_name` of a player read as values."""
+        return display_name or username
 
     def get_absolute_url(self) -> str:
         return reverse("player-detail", kwargs={"username": self.username})

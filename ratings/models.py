@@ -26,9 +26,15 @@ class PlayerRating(models.Model):
 
     @property
     def provisional(self) -> bool:
+        return self.provisional_after(self.games)
+
+    @staticmethod
+    def provisional_after(games: int) -> bool:
+        """:attr:`provisional` of a rating read as values: fewer rated games than Elo's
+        provisional period."""
         from ratings.elo import PROVISIONAL_GAMES
 
-        return self.games < PROVISIONAL_GAMES
+        return games < PROVISIONAL_GAMES
 
 
 class RatingChange(models.Model):

@@ -12,10 +12,12 @@ from django.utils import timezone
 from django.utils.http import urlencode
 from django.utils.translation import get_language
 
+from accounts.models import User
 from clubs.models import Club
 from core.errors import ServiceError
 from core.fragments import kept, values_key
 from ratings import elo, selectors
+from ratings.models import PlayerRating
 
 LEADERBOARD_PAGE_SIZE = 50
 
@@ -97,9 +99,9 @@ def _rows_html(first_rank: int, values: list[tuple]) -> str:
             "url": reverse("player-detail", kwargs={"username": username}),
             "username": username,
             "display_name": display_name,
-            "name": display_name or username,  # as User.shown_name
+            "name": User.name_shown(username, display_name),
             "rating": rating,
-            "provisional": games < elo.PROVISIONAL_GAMES,  # as PlayerRating.provisional
+            "provisional": PlayerRating.provisional_after(games),
             "games": games,
             "peak": peak,
             "last_game_at": last_game_at,

@@ -166,7 +166,10 @@ def test_search_pages(api, client, alice, bob):
     assert len(page_one.context["page"].object_list) == 50
     assert "page=2" in page_one.content.decode()
     assert "player=alice&amp;page=2" in page_one.content.decode()
+    assert "Older →" in page_one.content.decode()  # the pages run from the newest
+    assert "Next →" not in page_one.content.decode()
     page_two = client.get("/archive/", {"player": "alice", "page": 2})
+    assert '?player=alice&amp;page=1">← Newer</a>' in page_two.content.decode()
     assert [row["id"] for row in page_two.context["rows"]] == newest_first[50:]
     assert list(page_two.context["page"].object_list) == newest_first[50:]
     assert f'href="/archive/games/{games[0].pk}/"' in page_two.content.decode()

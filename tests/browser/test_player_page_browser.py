@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 
 from ratings.models import PlayerRating
 from tests.browser.asgi_server import asgi_live_server  # noqa: F401 (a fixture)
-from tests.browser.pages import page_opener
+from tests.browser.pages import in_view, page_opener
 from tests.browser.site_pages import screenshot_dir
 from tests.players.test_profile import play
 
@@ -23,12 +23,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 def open_page(playwright_browser, asgi_live_server):  # noqa: F811 (the fixture above)
     with page_opener(playwright_browser, asgi_live_server, watch_problems=True) as make:
         yield make
-
-
-def inside_viewport(page, selector: str) -> bool:
-    box = page.locator(selector).first.bounding_box()
-    width = page.viewport_size["width"]
-    return box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width + 1
 
 
 def test_a_visitor_reads_a_player_s_page_and_sees_the_game_just_ended(open_page, make_player):
@@ -44,7 +38,7 @@ def test_a_visitor_reads_a_player_s_page_and_sees_the_game_just_ended(open_page,
     expect(page.locator("#record .record-overall")).to_contain_text("2")
     rating = PlayerRating.objects.get(user=ann, category="rapid").rating
     expect(page.locator("#ratings .rating-value").first).to_contain_text(str(rating))
-    assert inside_viewport(page, "#ratings .rating-tile")
+    in_view(page, page.locator("#ratings .rating-tile").first)
 
     page.locator("#vs").fill("bob")
     page.get_by_role("button", name="Compare").click()
@@ -71,6 +65,6 @@ def test_a_visitor_reads_a_player_s_page_and_sees_the_game_just_ended(open_page,
     expect(phone.locator("#recent-games tbody tr")).to_have_count(3)
     expect(phone.locator("#head-to-head .h2h-summary")).to_contain_text("Bob Marble")
     assert "Recent games" not in phone.locator("#recent-games h2").inner_text()
-    assert inside_viewport(phone, "#ratings .rating-tile")
+    in_view(phone, phone.locator("#ratings .rating-tile").first)
     phone.screenshot(path=str(screenshot_dir() / "sumito-player-page-phone-fr.png"), full_page=True)
     assert open_page.problems == []

@@ -318,3 +318,15 @@ def test_rating_api_for_a_player(api, make_player, start):
     assert rapid["history"][0]["change"] == 20 and rapid["history"][0]["game"] is not None
     missing = api().get("/api/v1/ratings/players/nobody/")
     assert missing.status_code == 404 and missing.json()["error"] == "not_found"
+
+
+def test_the_players_list_pages_keep_the_search_word(client, make_player):
+    for index in range(52):
+        make_player(f"marble{index:02d}")
+    make_player("someone")
+
+    first = client.get("/players/", {"q": "marble"}).content.decode()
+    assert '?q=marble&amp;page=2">Next →</a>' in first
+    assert "Older" not in first and "someone" not in first
+    second = client.get("/players/", {"q": "marble", "page": 2}).content.decode()
+    assert '?q=marble&amp;page=1">← Previous</a>' in second

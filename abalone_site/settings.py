@@ -315,6 +315,10 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = REQUEST_BODY_MAX_BYTES
 # Time each side has for its first move before the game is abandoned (casual: aborted).
 GAME_FIRST_MOVE_SECONDS = env.int("GAME_FIRST_MOVE_SECONDS", default=60)
 CHALLENGE_EXPIRY_SECONDS = env.int("CHALLENGE_EXPIRY_SECONDS", default=20 * 60)
+# A challenge to a correspondence game (days a move) waits longer: a week by default.
+CORRESPONDENCE_CHALLENGE_EXPIRY_SECONDS = env.int(
+    "CORRESPONDENCE_CHALLENGE_EXPIRY_SECONDS", default=7 * 24 * 3600
+)
 # Quick play (pools/): a player not paired after this long stops waiting.
 POOL_WAIT_SECONDS = env.int("POOL_WAIT_SECONDS", default=10 * 60)
 # Bots (docs/bots.md): a rated game a bot plays is rated in the bots' own pool ("bot"); off, every

@@ -35,7 +35,7 @@ from clubs.models import Membership
 from core.errors import NotFound
 from games import engine
 from games.clock import TimeControl
-from games.models import Game, Move
+from games.models import Game, Move, time_control_label
 from games.records import RECORD_RELATIONS, tournament_board_of
 from games.selectors import PLACEMENT_PLIES
 from ratings.models import RatingChange
@@ -165,9 +165,9 @@ def archive_page_rows(page_values: list[tuple]) -> list[dict]:
                 "result": game["result"],
                 "how": how.get(game["termination"], game["termination"]),
                 "plies": game["ply"],
-                "time_control": TimeControl(
-                    game["base_seconds"], game["increment_seconds"]
-                ).label(),
+                "time_control": time_control_label(
+                    TimeControl(game["base_seconds"], game["increment_seconds"])
+                ),
                 "rated": game["rated"],
                 "event": event,
                 "event_url": reverse("tournament-detail", kwargs={"slug": slug}) if board else "",
@@ -201,7 +201,7 @@ def game_row(game: Game) -> dict:
         "aborted": shown_as_aborted(game),
         "plies": game.ply,
         "start": game.start,
-        "time_control": game.time_control_label,
+        "time_control": game.time_control.label(),
         "marbles_to_win": game.marbles_to_win,
         "rated": game.rated,
         "created_at": game.created_at.isoformat(),

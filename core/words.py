@@ -12,6 +12,7 @@ RATING_CATEGORIES = {
     "blitz": pgettext_lazy("rating category", "blitz"),
     "rapid": pgettext_lazy("rating category", "rapid"),
     "classical": pgettext_lazy("rating category", "classical"),
+    "correspondence": pgettext_lazy("rating category", "correspondence"),
     "multi": pgettext_lazy("rating category", "multi"),
     "bot": pgettext_lazy("rating category", "bot"),
 }

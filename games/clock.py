@@ -13,6 +13,13 @@ Two phases:
 * **running**: the side to move is charged ``now - turn_started_at``; a move made in time adds the
   Fischer increment; a move at or after the deadline is not played: the mover lost on time.
 
+**Correspondence** (a base of whole days, :data:`CORRESPONDENCE_DAYS`): the days are a limit per
+move, not a budget for the game, as lichess's and Board Game Arena's turn-based clocks are. Each
+move made in time gives the mover its full days back for its next turn (no increment, nothing
+banked); the first moves get the same days (``first_move_seconds`` is the base). The deadline is
+the turn's start plus the days left, stored as for any clock, so the same sweep finds a flag with
+nobody online.
+
 Times are integer milliseconds; instants are timezone-aware ``datetime`` values.
 """
 
@@ -23,23 +30,50 @@ from datetime import datetime, timedelta
 
 from games.engine.position import BLACK, WHITE
 
+DAY_SECONDS = 24 * 3600
+#: The days a correspondence clock may give each move (lichess's choices).
+CORRESPONDENCE_DAYS = (1, 2, 3, 5, 7, 14)
+#: The longest base of a live clock.
+LIVE_LIMIT_SECONDS = 6 * 3600
+
 
 @dataclass(frozen=True)
 class TimeControl:
-    """Base time and Fischer increment, in seconds; ``base_seconds=None`` means no clock."""
+    """Base time and Fischer increment, in seconds; ``base_seconds=None`` means no clock. A base
+    of whole days (one of :data:`CORRESPONDENCE_DAYS`, no increment) is a correspondence clock:
+    that many days for each move."""
 
     base_seconds: int | None
     increment_seconds: int = 0
 
     def __post_init__(self) -> None:
-        if self.base_seconds is not None and not 0 < self.base_seconds <= 6 * 3600:
-            raise ValueError("base time must be between 1 second and 6 hours")
         if not 0 <= self.increment_seconds <= 600:
             raise ValueError("increment must be between 0 and 600 seconds")
+        if self.base_seconds is None or 0 < self.base_seconds <= LIVE_LIMIT_SECONDS:
+            return
+        whole_days, rest = divmod(self.base_seconds, DAY_SECONDS)
+        if rest or whole_days not in CORRESPONDENCE_DAYS:
+            raise ValueError(
+                "base time must be between 1 second and 6 hours, or "
+                + ", ".join(map(str, CORRESPONDENCE_DAYS))
+                + " days a move"
+            )
+        if self.increment_seconds:
+            raise ValueError("a correspondence clock (days a move) has no increment")
+
+    @classmethod
+    def correspondence(cls, days: int) -> TimeControl:
+        """``days`` for each move."""
+        return cls(days * DAY_SECONDS)
 
     @property
     def has_clock(self) -> bool:
         return self.base_seconds is not None
+
+    @property
+    def days_per_move(self) -> int | None:
+        """The days of a correspondence clock; None for a live clock or none."""
+        return per_move_days(self.base_seconds)
 
     @property
     def estimated_seconds(self) -> int:
@@ -49,6 +83,8 @@ class TimeControl:
     def label(self) -> str:
         if self.base_seconds is None:
             return "no clock"
+        if self.days_per_move:
+            return f"{self.days_per_move}d/move"
         minutes = self.base_seconds / 60
         shown = f"{minutes:g}" if minutes >= 1 else f"{self.base_seconds}s"
         return f"{shown}+{self.increment_seconds}"
@@ -66,6 +102,9 @@ class ClockState:
     ply: int
     first_move_ms: int
     running: bool = True
+    #: A correspondence clock's days a move, in ms: what a move made in time leaves its mover
+    #: (0: a live clock, whose mover keeps what it has left and the increment).
+    per_move_ms: int = 0
 
     def left_at_turn_start(self, side: str) -> int:
         return self.black_ms if side == BLACK else self.white_ms
@@ -88,7 +127,10 @@ class ClockState:
     def remaining_ms(self, side: str, now: datetime) -> int:
         """Main-clock time ``side`` has at ``now`` (never negative)."""
         left = self.left_at_turn_start(side)
-        if not self.running or side != self.side_to_move or self.in_first_moves:
+        # A correspondence clock's days run from the first move on (they are its first-move
+        # time); a live clock's main time waits for the first moves.
+        waiting = self.in_first_moves and not self.per_move_ms
+        if not self.running or side != self.side_to_move or waiting:
             return left
         return max(0, left - _ms(now - self.turn_started_at))
 
@@ -108,6 +150,20 @@ class TimeOut(Exception):
     """The move came at or after the deadline: it is not played and the mover lost on time."""
 
 
+def per_move_days(base_seconds: int | None) -> int | None:
+    """The days a move of a clock of ``base_seconds`` (as stored: a validated control), or None
+    for a live clock or none."""
+    if base_seconds is None or base_seconds <= LIVE_LIMIT_SECONDS:
+        return None
+    return base_seconds // DAY_SECONDS
+
+
+def first_move_seconds_of(tc: TimeControl, live_seconds: int) -> int:
+    """The time each side has for its first move: ``live_seconds`` (the site's or the event's)
+    with a live clock, the whole days of a correspondence clock."""
+    return tc.base_seconds if tc.days_per_move else live_seconds
+
+
 def start(*, tc: TimeControl, now: datetime, first_move_seconds: int) -> ClockState:
     base_ms = (tc.base_seconds or 0) * 1000
     return ClockState(
@@ -119,6 +175,7 @@ def start(*, tc: TimeControl, now: datetime, first_move_seconds: int) -> ClockSt
         ply=0,
         first_move_ms=first_move_seconds * 1000,
         running=True,
+        per_move_ms=base_ms if tc.days_per_move else 0,
     )
 
 
@@ -135,6 +192,8 @@ def after_move(clock: ClockState, *, now: datetime, has_clock: bool = True) -> M
     # The main clock starts once both sides have moved.
     timed = has_clock and not clock.in_first_moves
     after = left - spent + clock.increment_ms if timed else left
+    if clock.per_move_ms:  # correspondence: the days of the next turn, whatever this one took
+        after = clock.per_move_ms
     next_ply = clock.ply + 1
     changes = {"black_ms": after} if mover == BLACK else {"white_ms": after}
     new_clock = replace(

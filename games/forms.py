@@ -5,9 +5,9 @@ from core.errors import ServiceError
 from games.models import Challenge
 from games.option_fields import (
     base_minutes_field,
+    challenge_preset_choices,
     increment_seconds_field,
     marbles_to_win_field,
-    preset_choices,
     start_field,
     start_position_field,
 )
@@ -16,7 +16,7 @@ from games.options import CUSTOM, DEFAULT_START, START_POSITION_ERRORS, options_
 
 class ChallengeForm(forms.Form):
     preset = forms.ChoiceField(
-        choices=preset_choices() + [("custom", _("Custom"))],
+        choices=challenge_preset_choices(),
         initial="blitz-3+2",
         label=_("Preset"),
     )

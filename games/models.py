@@ -2,8 +2,9 @@ from django.conf import settings
 from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
-from games.clock import ClockState, TimeControl
+from games.clock import ClockState, TimeControl, per_move_days
 
 #: The starts a game may have: the rule books' Standard (the default of casual play), the two
 #: tournament daisies, the placement variant (an empty board; the players place their marbles
@@ -15,6 +16,17 @@ START_CHOICES = [
     ("placement", _("Placement")),
     ("custom", _("Custom position")),
 ]
+
+
+def time_control_label(tc: TimeControl) -> str:
+    """A clock as the pages name it: "3+2", "no clock", or a correspondence clock's days a move
+    in the reader's language."""
+    days = tc.days_per_move
+    if days:
+        return ngettext("%(days)d day a move", "%(days)d days a move", days) % {"days": days}
+    if not tc.has_clock:
+        return str(_("no clock"))
+    return tc.label()
 
 
 class Termination(models.TextChoices):
@@ -57,8 +69,15 @@ class TimeControlFields(models.Model):
         return TimeControl(self.base_seconds, self.increment_seconds)
 
     @property
+    def days_per_move(self) -> int | None:
+        """A correspondence clock's days a move (``games.clock``); None for a live clock."""
+        return per_move_days(self.base_seconds)
+
+    @property
     def time_control_label(self) -> str:
-        return self.time_control.label()
+        """The clock as the pages name it, in the reader's language (the API and the live
+        state keep ``time_control.label()``, the same in every language)."""
+        return time_control_label(self.time_control)
 
 
 class Challenge(TimeControlFields):
@@ -238,6 +257,7 @@ class Game(TimeControlFields):
             ply=self.ply,
             first_move_ms=self.first_move_seconds * 1000,
             running=self.flag_deadline is not None,
+            per_move_ms=(self.base_seconds or 0) * 1000 if self.days_per_move else 0,
         )
 
 

@@ -10,15 +10,17 @@ from __future__ import annotations
 import json
 
 from django import forms
+from django.utils.functional import lazy
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
+from django.utils.translation import ngettext, pgettext_lazy
 from rest_framework import serializers
 
 from core.serializers import StrictSerializer, TextField
 from games import engine
+from games.clock import CORRESPONDENCE_DAYS, DAY_SECONDS, TimeControl
 from games.models import START_CHOICES
-from games.options import CUSTOM, DEFAULT_START, PRESETS
+from games.options import CUSTOM, DEFAULT_START, LIVE_PRESETS, PRESETS
 
 #: The longest base time a game's clock may have, and the largest increment.
 MAX_BASE_SECONDS = 6 * 3600
@@ -39,8 +41,13 @@ START_POSITION_HELP = (
     "marbles lost by each side than marbles_to_win (else 422 invalid_start_position)"
 )
 PRESET_HELP = (
-    "blitz-3+2, blitz-5+0 (4 marbles to win), rapid-10+0, rapid-15+0, classical-30+0; or give "
+    "blitz-3+2, blitz-5+0 (4 marbles to win), rapid-10+0, rapid-15+0, classical-30+0; "
+    "correspondence-1d, -2d, -3d, -5d, -7d, -14d (days for each move); or give "
     "base_seconds/increment_seconds"
+)
+BASE_SECONDS_HELP = (
+    "a live clock's seconds each, at most 21600 (6 hours); or a correspondence clock's days a "
+    "move as seconds, 86400 x 1, 2, 3, 5, 7 or 14, with no increment; null: no clock"
 )
 
 
@@ -54,7 +61,11 @@ class GameOptionsSerializer(StrictSerializer):
 
     preset = serializers.ChoiceField(choices=list(PRESETS), required=False, help_text=PRESET_HELP)
     base_seconds = serializers.IntegerField(
-        required=False, allow_null=True, min_value=1, max_value=MAX_BASE_SECONDS
+        required=False,
+        allow_null=True,
+        min_value=1,
+        max_value=max(CORRESPONDENCE_DAYS) * DAY_SECONDS,
+        help_text=BASE_SECONDS_HELP,
     )
     increment_seconds = serializers.IntegerField(
         required=False, min_value=0, max_value=MAX_INCREMENT_SECONDS
@@ -77,13 +88,39 @@ _SPEED_WORDS = {"Blitz": _("Blitz"), "Rapid": _("Rapid"), "Classical": _("Classi
 
 
 def preset_choices() -> list[tuple[str, str]]:
-    """The clock presets as choices, their speed word translated ("Blitz 3+2" -> "Villám 3+2")."""
+    """The live clock presets as choices, their speed word translated ("Blitz 3+2" ->
+    "Villám 3+2")."""
     choices = []
-    for key, (label, *_rest) in PRESETS.items():
+    for key in LIVE_PRESETS:
+        label = PRESETS[key][0]
         word, _space, clock = label.partition(" ")
         shown = format_lazy("{} {}", _SPEED_WORDS[word], clock) if word in _SPEED_WORDS else label
         choices.append((key, shown))
     return choices
+
+
+def challenge_preset_choices() -> list:
+    """A challenge's clocks, in groups: the live presets, the correspondence clocks ("3 days a
+    move", in the reader's language), and a custom clock."""
+    correspondence = [
+        (key, _days_a_move(TimeControl(base).days_per_move))
+        for key, (_label, base, _increment, _marbles) in PRESETS.items()
+        if key not in LIVE_PRESETS
+    ]
+    return [
+        (_("Live"), preset_choices()),
+        (_("Correspondence"), correspondence),
+        (CUSTOM, _("Custom")),
+    ]
+
+
+def _days_a_move(days: int) -> str:
+    """ "3 days a move", translated when shown (a form's choices are made once, at import)."""
+
+    def say() -> str:
+        return ngettext("%(days)d day a move", "%(days)d days a move", days) % {"days": days}
+
+    return lazy(say, str)()
 
 
 def base_minutes_field(**kwargs) -> forms.FloatField:

@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 
 from core.errors import InvalidInput, Unprocessable, engine_text
 from games import engine
-from games.clock import TimeControl
+from games.clock import CORRESPONDENCE_DAYS, DAY_SECONDS, TimeControl
 
 PRESETS = {
     # name: (label, base seconds, increment seconds, marbles to win)
@@ -32,7 +32,14 @@ PRESETS = {
     "rapid-10+0": ("Rapid 10+0", 600, 0, 6),
     "rapid-15+0": ("Rapid 15+0", 900, 0, 6),
     "classical-30+0": ("Classical 30+0", 1800, 0, 6),
+    # Correspondence: days for each move (games.clock), rated in a category of their own.
+    **{
+        f"correspondence-{days}d": (f"Correspondence {days}d", days * DAY_SECONDS, 0, 6)
+        for days in CORRESPONDENCE_DAYS
+    },
 }
+#: The presets of live clocks (the computer's page offers these).
+LIVE_PRESETS = tuple(key for key, (_l, base, _i, _m) in PRESETS.items() if base < DAY_SECONDS)
 
 CUSTOM = "custom"
 #: Every start a game may be given (``games.models.START_CHOICES`` labels them).

@@ -123,6 +123,8 @@ def record_headers(game: Game) -> dict[str, str]:
     played = game.ended_at or game.created_at
     if game.base_seconds is None:
         time_control = "-"
+    elif game.days_per_move:  # PGN's "moves/seconds" period: one move in the days' seconds
+        time_control = f"1/{game.base_seconds}"
     elif game.increment_seconds:
         time_control = f"{game.base_seconds}+{game.increment_seconds}"
     else:

@@ -168,7 +168,9 @@ def state_of(game: Game, update: dict, move_documents: list[dict]) -> dict:
         "time_control": {
             "base_seconds": game.base_seconds,
             "increment_seconds": game.increment_seconds,
-            "label": game.time_control_label,
+            "label": game.time_control.label(),
+            # A correspondence clock's days a move (games.clock); null for a live clock.
+            "days_per_move": game.days_per_move,
         },
         "marbles_to_win": game.marbles_to_win,
         **update,

@@ -9,7 +9,11 @@ from games.option_fields import GameOptionsSerializer
 class ChallengeSerializer(serializers.ModelSerializer):
     challenger = PlayerSerializer(read_only=True)
     opponent = PlayerSerializer(read_only=True, allow_null=True, help_text="null: an open seek")
-    time_control = serializers.CharField(source="time_control_label", read_only=True)
+    time_control = serializers.CharField(
+        source="time_control.label",
+        read_only=True,
+        help_text='"3+2" (minutes + seconds), "3d/move" (correspondence) or "no clock"',
+    )
     game = serializers.PrimaryKeyRelatedField(
         read_only=True, allow_null=True, help_text="the game, once accepted"
     )
@@ -84,7 +88,7 @@ class GameSummarySerializer(serializers.Serializer):
     status = serializers.CharField()
     result = serializers.CharField()
     termination = serializers.CharField()
-    time_control = serializers.CharField(source="time_control_label")
+    time_control = serializers.CharField(source="time_control.label")
     marbles_to_win = serializers.IntegerField()
     start = serializers.CharField()
     rated = serializers.BooleanField()

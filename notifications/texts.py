@@ -36,8 +36,17 @@ def _where(d: Data) -> str:
     }
 
 
+def _clock(d: Data) -> object:
+    """The clock of the data: a correspondence clock's days a move in the reader's language,
+    else its label ("3+2")."""
+    days = d.get("days_per_move")
+    if isinstance(days, int) and days > 0:
+        return ngettext("%(days)d day a move", "%(days)d days a move", days) % {"days": days}
+    return d.get("clock")
+
+
 def _challenge_received(d: Data) -> str:
-    names = {"from": d.get("from"), "clock": d.get("clock")}
+    names = {"from": d.get("from"), "clock": _clock(d)}
     if d.get("rematch_of"):
         if d.get("rated"):
             return _("%(from)s offers a rematch (rated, %(clock)s).") % names

@@ -9,7 +9,7 @@ from rest_framework.views import APIView
 
 from core.serializers import StrictSerializer
 from core.throttle import throttle
-from games.options import PRESETS
+from games.options import LIVE_PRESETS
 from pools import selectors, services
 
 
@@ -37,7 +37,7 @@ class PoolListView(APIView):
 
 
 class PoolJoinSerializer(StrictSerializer):
-    pool = serializers.ChoiceField(choices=list(PRESETS), help_text="a clock preset")
+    pool = serializers.ChoiceField(choices=list(LIVE_PRESETS), help_text="a live clock preset")
 
 
 class PoolJoinView(APIView):

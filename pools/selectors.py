@@ -7,7 +7,7 @@ from datetime import datetime, timedelta
 from django.db.models import Count
 
 from games.clock import TimeControl
-from games.options import PRESETS
+from games.options import LIVE_PRESETS, PRESETS
 from pools.models import PoolSeek
 from ratings import elo
 
@@ -34,6 +34,7 @@ def pools(*, now: datetime) -> list[dict]:
             "waiting": counts.get(key, 0),
         }
         for key, (label, base, increment, marbles) in PRESETS.items()
+        if key in LIVE_PRESETS
     ]
 
 

@@ -21,7 +21,7 @@ from accounts.models import User
 from core.errors import InvalidInput, NotAllowed
 from core.live import after_commit, send_group, user_group
 from core.renderers import encode_json
-from games.options import DEFAULT_START, PRESETS, GameOptions
+from games.options import DEFAULT_START, LIVE_PRESETS, PRESETS, GameOptions
 from games.services import game_create
 from pools.matching import Seeker, pairs
 from pools.models import PoolSeek
@@ -44,10 +44,10 @@ def pool_options(pool: str) -> GameOptions:
 def pool_join(*, user: User, pool: str, now: datetime) -> PoolSeek:
     """``user`` waits in ``pool`` (leaving any other pool); joining the pool one waits in
     already changes nothing. The pool is paired at once."""
-    if pool not in PRESETS:
+    if pool not in LIVE_PRESETS:
         raise InvalidInput(
             _("There is no pool '%(pool)s': choose one of %(pools)s.")
-            % {"pool": pool, "pools": ", ".join(PRESETS)},
+            % {"pool": pool, "pools": ", ".join(LIVE_PRESETS)},
             code="unknown_pool",
         )
     if user.is_bot:

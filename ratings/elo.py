@@ -4,7 +4,8 @@
 - Change: K x (score - expected). K = 40 for a player's first 30 rated games, 20 below 2400, and
   10 once the player has reached 2400 (for good).
 - Speed categories follow lichess: the estimated game length is base + 40 x increment seconds;
-  under 8 minutes is blitz, under 25 minutes rapid, the rest classical.
+  under 8 minutes is blitz, under 25 minutes rapid, the rest classical; a clock of days a move
+  (``games.clock``'s correspondence, a base of a day or more) is correspondence.
 
 Ratings are kept as whole numbers: each game's change is rounded half away from zero and applied
 at once, so replaying the history reproduces every stored rating exactly.
@@ -20,7 +21,10 @@ DEFAULT_RATING = 1500
 SCORES = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}
 PROVISIONAL_GAMES = 30
 RATING_DIFFERENCE_CAP = 400
-CATEGORIES = ("blitz", "rapid", "classical")
+CATEGORIES = ("blitz", "rapid", "classical", "correspondence")
+#: The shortest base of a correspondence clock (``games.clock.DAY_SECONDS``; live ones end at
+#: six hours).
+CORRESPONDENCE_BASE_SECONDS = 24 * 3600
 
 
 def expected_score(rating: float, opponent_rating: float) -> float:
@@ -46,6 +50,8 @@ def speed_category(base_seconds: int | None, increment_seconds: int) -> str:
     estimate = (base_seconds or 0) + 40 * increment_seconds
     if base_seconds is None:
         return "classical"
+    if base_seconds >= CORRESPONDENCE_BASE_SECONDS:
+        return "correspondence"
     if estimate < 8 * 60:
         return "blitz"
     if estimate < 25 * 60:

@@ -8,7 +8,7 @@ class PlayerRating(models.Model):
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings"
     )
-    category = models.CharField(max_length=10)
+    category = models.CharField(max_length=16)
     rating = models.IntegerField()
     games = models.PositiveIntegerField(default=0)
     reached_2400 = models.BooleanField(default=False)
@@ -62,7 +62,7 @@ class RatingChange(models.Model):
         blank=True,
         related_name="rating_changes",
     )
-    category = models.CharField(max_length=10)
+    category = models.CharField(max_length=16)
     rating_before = models.IntegerField()
     rating_after = models.IntegerField()
     opponent_rating = models.IntegerField()

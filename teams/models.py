@@ -27,7 +27,7 @@ class Team(models.Model):
         related_name="captained_teams",
     )
     #: the rating category the roster is ordered by (when not set by hand)
-    category = models.CharField(max_length=10, choices=CATEGORY_CHOICES, default="rapid")
+    category = models.CharField(max_length=16, choices=CATEGORY_CHOICES, default="rapid")
     #: True once the captain (or a club admin) set the board order by hand
     order_set_by_hand = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)

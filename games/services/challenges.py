@@ -24,6 +24,12 @@ from games.services.lifecycle import game_create
 from notifications.services import notification_create
 
 
+def _expiry_seconds(options: GameOptions) -> int:
+    if options.time_control.days_per_move:
+        return settings.CORRESPONDENCE_CHALLENGE_EXPIRY_SECONDS
+    return settings.CHALLENGE_EXPIRY_SECONDS
+
+
 def challenge_create(
     *,
     challenger: User,
@@ -34,7 +40,8 @@ def challenge_create(
     rematch_of: Game | None = None,
 ) -> Challenge:
     """A challenge to ``opponent``, or an open seek when None; it expires after
-    ``CHALLENGE_EXPIRY_SECONDS``. ``rematch_of``: the finished game it replays. A custom
+    ``CHALLENGE_EXPIRY_SECONDS`` (a correspondence game's after
+    ``CORRESPONDENCE_CHALLENGE_EXPIRY_SECONDS``). ``rematch_of``: the finished game it replays. A custom
     start is checked here (:func:`games.options.custom_start`) and stored as its canonical
     string; nothing is created when it is refused."""
     options = options.validated()
@@ -51,7 +58,7 @@ def challenge_create(
             colour=colour,
             **options.fields(),
             created_at=now,
-            expires_at=now + timedelta(seconds=settings.CHALLENGE_EXPIRY_SECONDS),
+            expires_at=now + timedelta(seconds=_expiry_seconds(options)),
             rematch_of=rematch_of,
         )
         if opponent is not None:
@@ -64,6 +71,7 @@ def challenge_create(
                     "from": challenger.username,
                     "rated": challenge.rated,
                     "clock": options.time_control.label(),
+                    "days_per_move": options.time_control.days_per_move,
                     "rematch_of": rematch_of.pk if rematch_of is not None else None,
                 },
                 url=f"/games/{rematch_of.pk}/" if rematch_of is not None else "/play/",

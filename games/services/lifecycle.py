@@ -56,7 +56,9 @@ def game_create(
             rating_pool = "bot"
         else:
             options = dataclasses.replace(options, rated=False)
-    first_move_seconds = first_move_seconds or settings.GAME_FIRST_MOVE_SECONDS
+    first_move_seconds = game_clock.first_move_seconds_of(
+        options.time_control, first_move_seconds or settings.GAME_FIRST_MOVE_SECONDS
+    )
     # The game keeps the string of its start whatever the start (a custom one, the empty board
     # of the placement variant, a named layout): games.records.engine_game_of replays from it.
     start = options.start_board().to_string()

@@ -12,9 +12,11 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.db.models import Q
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from accounts.models import User
 from clubs.models import Membership
+from games.clock import DAY_SECONDS
 from games.models import Challenge, Game
 from games.selectors import ABORTED_UNPLAYED, outcome_told
 from ratings import elo
@@ -45,9 +47,15 @@ class GameLine:
 
 
 def _clock(ms: int | None) -> str:
+    """m:ss, or from a day up (a correspondence clock) "2 days 23:59" (hours:minutes), as the
+    game page's clocks read."""
     if ms is None:
         return ""
     seconds = ms // 1000
+    days, rest = divmod(seconds, DAY_SECONDS)
+    if days:
+        shown_days = ngettext("%(days)d day", "%(days)d days", days) % {"days": days}
+        return f"{shown_days} {rest // 3600:02d}:{rest % 3600 // 60:02d}"
     return f"{seconds // 60}:{seconds % 60:02d}"
 
 
@@ -63,7 +71,8 @@ class LiveGame:
 
 
 def my_games(user: User, *, now: datetime) -> list[GameLine]:
-    """The player's games in progress, the ones where it is their move first."""
+    """The player's games in progress, the ones where it is their move first, the one whose
+    clock runs out soonest first among them (a correspondence player's many games)."""
     games = Game.objects.filter(Q(black=user) | Q(white=user), status=Game.Status.STARTED)
     lines = []
     for game in games.select_related("black", "white").order_by("-created_at")[:20]:
@@ -80,8 +89,15 @@ def my_games(user: User, *, now: datetime) -> list[GameLine]:
                 their_ms=clock.remaining_ms("w" if mine == "b" else "b", now) if timed else None,
             )
         )
-    lines.sort(key=lambda line: not line.my_turn)
+    lines.sort(key=_urgency)
     return lines
+
+
+def _urgency(line: GameLine) -> tuple[int, float]:
+    """Your move before theirs; among yours, the least time left first (no clock last)."""
+    if not line.my_turn:
+        return (1, 0.0)
+    return (0, float("inf") if line.my_ms is None else line.my_ms)
 
 
 def my_challenges(user: User, *, now: datetime) -> tuple[list[Challenge], list[Challenge]]:

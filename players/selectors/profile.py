@@ -17,7 +17,7 @@ from accounts.computer_names import level_named
 from accounts.models import User
 from accounts.selectors import against_the_computer
 from games.clock import TimeControl
-from games.models import Game
+from games.models import Game, time_control_label
 from games.selectors import ABORTED_UNPLAYED, first_of, outcome_for
 from multiplayer.models import Seat
 from ratings.models import PlayerRating, RatingChange, TableRatingChange
@@ -230,7 +230,9 @@ class GameLine:
         if self.game is not None:
             return self.game.time_control_label
         tournament = self.board.round.tournament
-        return TimeControl(tournament.base_seconds, tournament.increment_seconds).label()
+        return time_control_label(
+            TimeControl(tournament.base_seconds, tournament.increment_seconds)
+        )
 
 
 def _seen_by(user: User, game: Game) -> tuple[str, User, str]:

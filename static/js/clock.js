@@ -4,14 +4,23 @@
  * (performance.now()) from the moment the document arrived: the local wall clock is never used.
  */
 
-/** A clock reading: h:mm:ss, m:ss, or m:ss.t under ten seconds. */
+import { format, ngettext } from "sumito/i18n.js";
+
+/** A clock reading: "2 days 23:59" from a day up (a correspondence clock), h:mm:ss, m:ss, or
+ * m:ss.t under ten seconds. */
 export function formatClock(ms) {
   const tenths = Math.floor(ms / 100);
   const seconds = Math.floor(tenths / 10);
   const minutes = Math.floor(seconds / 60);
   const hours = Math.floor(minutes / 60);
   const ss = String(seconds % 60).padStart(2, "0");
-  if (hours) return `${hours}:${String(minutes % 60).padStart(2, "0")}:${ss}`;
+  const mm = String(minutes % 60).padStart(2, "0");
+  if (hours >= 24) {
+    const days = Math.floor(hours / 24);
+    const daysText = format(ngettext("%(days)s day", "%(days)s days", days), { days });
+    return `${daysText} ${String(hours % 24).padStart(2, "0")}:${mm}`;
+  }
+  if (hours) return `${hours}:${mm}:${ss}`;
   if (seconds < 10) return `${minutes}:${ss}.${tenths % 10}`;
   return `${minutes}:${ss}`;
 }

@@ -92,3 +92,55 @@ def test_labels_and_estimates():
     assert clock.TimeControl(30, 0).label() == "30s+0"
     assert clock.TimeControl(None).label() == "no clock"
     assert clock.TimeControl(180, 2).estimated_seconds == 260
+
+
+DAY = 86_400
+
+
+def correspondence(days=3):
+    tc = clock.TimeControl.correspondence(days)
+    return clock.start(tc=tc, now=T0, first_move_seconds=clock.first_move_seconds_of(tc, 60))
+
+
+def test_a_correspondence_clock_gives_each_move_its_days_and_banks_nothing():
+    state = correspondence(3)
+    assert state.deadline() == at(3 * DAY)  # the first move has the days, not the 60 s
+    state = play(state, 2 * DAY)  # Black's first move after two days
+    assert state.deadline() == at(5 * DAY)  # White's own three days
+    state = play(state, 2 * DAY + 60)  # White answers within a minute
+    assert state.black_ms == 3 * DAY * 1000 and state.white_ms == 3 * DAY * 1000
+    assert state.deadline() == at(2 * DAY + 60 + 3 * DAY)
+    assert state.remaining_ms("b", at(3 * DAY + 60)) == 2 * DAY * 1000
+    # A move taking two days and 23 hours leaves the mover three days again, not nine.
+    state = play(state, 5 * DAY + 59)
+    assert state.black_ms == 3 * DAY * 1000
+    assert state.remaining_ms("w", at(5 * DAY + 59)) == 3 * DAY * 1000
+
+
+def test_a_correspondence_move_after_its_days_is_not_played():
+    state = play(play(correspondence(1), 10), 20)
+    assert not state.is_flagged(at(20 + DAY - 1))
+    with pytest.raises(clock.TimeOut):
+        clock.after_move(state, now=at(20 + DAY))
+    with pytest.raises(clock.TimeOut):  # the first move's days run out too
+        clock.after_move(correspondence(2), now=at(2 * DAY))
+
+
+@pytest.mark.parametrize("days", clock.CORRESPONDENCE_DAYS)
+def test_the_correspondence_clocks_and_their_labels(days):
+    tc = clock.TimeControl(days * DAY)
+    assert tc == clock.TimeControl.correspondence(days)
+    assert tc.days_per_move == days and tc.has_clock
+    assert tc.label() == f"{days}d/move"
+    assert clock.first_move_seconds_of(tc, 60) == days * DAY
+    assert clock.TimeControl(180, 2).days_per_move is None
+    assert clock.first_move_seconds_of(clock.TimeControl(180, 2), 60) == 60
+
+
+@pytest.mark.parametrize(
+    ("base", "increment"),
+    [(6 * 3600 + 1, 0), (DAY - 1, 0), (4 * DAY, 0), (DAY + 1, 0), (30 * DAY, 0), (DAY, 10)],
+)
+def test_a_clock_between_six_hours_and_the_days_or_with_an_increment_is_refused(base, increment):
+    with pytest.raises(ValueError):
+        clock.TimeControl(base, increment)

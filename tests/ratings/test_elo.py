@@ -76,6 +76,9 @@ def test_reaching_2400_is_for_good():
         (1500, 0, "classical"),
         (1800, 0, "classical"),
         (None, 0, "classical"),
+        (6 * 3600, 0, "classical"),  # the longest live clock
+        (86_400, 0, "correspondence"),  # a day a move
+        (14 * 86_400, 0, "correspondence"),
     ],
 )
 def test_speed_categories(base, increment, category):

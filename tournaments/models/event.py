@@ -11,7 +11,7 @@ from django.utils.translation import gettext_lazy as _
 from django_countries.fields import CountryField
 
 from games.clock import TimeControl
-from games.models import START_CHOICES
+from games.models import START_CHOICES, time_control_label
 from tournaments.pairing import knockout
 
 NOTE_LENGTH = 1000
@@ -339,8 +339,10 @@ class Tournament(models.Model):
 
     @property
     def time_control_label(self) -> str:
-        """As the games and the notifications write it: ``5+0`` (minutes + seconds)."""
-        return TimeControl(self.base_seconds or None, self.increment_seconds or 0).label()
+        """As the games write it: ``5+0`` (minutes + seconds)."""
+        return time_control_label(
+            TimeControl(self.base_seconds or None, self.increment_seconds or 0)
+        )
 
 
 #: The formats whose entries are teams.

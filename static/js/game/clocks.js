@@ -20,7 +20,9 @@ export function remaining(colour) {
   const state = current();
   const clock = state.clock;
   const stored = colour === "b" ? clock.black_ms : clock.white_ms;
-  const ticking = state.status === "started" && clock.running && !clock.first_moves
+  // A correspondence clock's days run from the first move on (they are its first-move time).
+  const days = state.time_control.days_per_move;
+  const ticking = state.status === "started" && clock.running && (!clock.first_moves || days)
     && colour === state.side_to_move;
   return ticking ? Math.max(0, stored - elapsed()) : stored;
 }
@@ -33,9 +35,11 @@ export function renderClocks() {
     const left = remaining(colour);
     clock.textContent = hasClock ? formatClock(left) : "∞";
     clock.classList.toggle("low", hasClock && left < 20000 && state.status === "started");
+    clock.classList.toggle("days", hasClock && left >= 86400000); // "2 days 23:59": a smaller hand
   }
   const turn = $("turn");
-  if (state.status === "started" && state.clock.first_moves && state.clock.first_move_ms_left !== null) {
+  if (state.status === "started" && state.clock.first_moves && state.clock.first_move_ms_left !== null
+      && !state.time_control.days_per_move) {
     const left = Math.max(0, state.clock.first_move_ms_left - elapsed());
     let note = turn.querySelector(".first-move");
     if (!note) {

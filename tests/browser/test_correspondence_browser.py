@@ -1,0 +1,107 @@
+"""A correspondence game as two people play it (issue 29, item 1): on a laptop (1366x768) Ann
+challenges Bob to "3 days a move" from the lobby's form; Bob accepts in his lobby and lands on
+the game; both read their clocks in days, inside the window, the side to move's running from the
+first move; Ann moves by clicking and Bob's page shows the move and his own three days. Then Bob
+on a phone in French reads the same game: "3 jours", nothing off the screen. Screenshots
+``sumito-correspondence-*.png`` in ``SCREENSHOT_DIR``."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from games import engine
+from games.models import Game
+from tests.browser.asgi_server import asgi_live_server  # noqa: F401 (a fixture)
+from tests.browser.pages import click_move, clickable_move, in_the_window, move_at, page_opener
+from tests.browser.site_pages import screenshot_dir
+from tests.conftest import PASSWORD
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+#: "2 days 23:59" or "3 days 00:00": days, then hours:minutes.
+DAYS = re.compile(r"^[23] days \d\d:\d\d$")
+
+
+@pytest.fixture
+def open_page(playwright_browser, asgi_live_server):  # noqa: F811 (the fixture above)
+    with page_opener(playwright_browser, asgi_live_server, watch_problems=True) as make:
+        yield make
+
+
+def test_a_correspondence_game_is_challenged_accepted_and_played_in_days(
+    open_page, log_in, make_player
+):
+    make_player("ann")
+    make_player("bob")
+    ann = log_in(open_page(), "ann", PASSWORD)
+    ann.set_viewport_size({"width": 1366, "height": 768})
+    ann.goto("/play/")
+    ann.locator("#id_preset").select_option("correspondence-3d")
+    expect(ann.locator("#custom-clock")).to_be_hidden()
+    ann.locator("#id_colour").select_option("black")
+    ann.locator("#id_opponent").fill("bob")
+    ann.get_by_role("button", name="Create challenge").click()
+    expect(ann.locator("#challenges")).to_contain_text("3 days a move")
+
+    bob = log_in(open_page(), "bob", PASSWORD)
+    bob.set_viewport_size({"width": 1366, "height": 768})
+    bob.goto("/play/")
+    row = bob.locator("#challenges tr", has_text="3 days a move")
+    row.get_by_role("button", name="Accept").click()
+    bob.wait_for_url(re.compile(r"/games/\d+/$"))
+    game = Game.objects.get()
+    assert game.days_per_move == 3
+
+    ann.goto(f"/games/{game.pk}/")
+    for page in (ann, bob):
+        expect(page.locator("#connection")).to_have_attribute("data-state", "live")
+        for colour in ("b", "w"):
+            expect(page.locator(f"#clock-{colour}")).to_have_text(DAYS)
+            in_the_window(page, page.locator(f"#clock-{colour}"))
+        # No first-move countdown in seconds: the days are the first move's time.
+        expect(page.locator("#turn .first-move")).to_have_count(0)
+    expect(ann.locator("#turn")).to_have_text(re.compile("^Your turn"))
+    expect(ann.locator("#time-control")).to_have_text("3 days a move")
+    # Black's days run from the first move on: its clock is below three full days at once.
+    expect(ann.locator("#clock-b")).to_have_text(re.compile(r"^2 days 23:59$"))
+    expect(ann.locator("#clock-w")).to_have_text("3 days 00:00")
+    ann.screenshot(path=str(screenshot_dir() / "sumito-correspondence-laptop.png"))
+
+    position = engine.Position.from_string(game.position)
+    notation = clickable_move(position)
+    click_move(ann, position, notation)
+    expect(move_at(ann, 1)).to_have_text(notation)
+    expect(move_at(bob, 1)).to_have_text(notation)
+    expect(bob.locator("#turn")).to_have_text(re.compile("^Your turn"))
+    expect(bob.locator("#clock-w")).to_have_text(re.compile(r"^2 days 23:59$"))
+    expect(bob.locator("#clock-b")).to_have_text("3 days 00:00")  # Ann's days are back
+    bob.screenshot(path=str(screenshot_dir() / "sumito-correspondence-laptop-bob.png"))
+
+    phone = open_page(width=1280, height=900)
+    phone.context.add_cookies(
+        [{"name": "django_language", "value": "fr", "url": bob.url.split("/games")[0]}]
+    )
+    log_in_french(phone)
+    phone.set_viewport_size({"width": 390, "height": 844})
+    phone.goto(f"/games/{game.pk}/")
+    expect(phone.locator("html")).to_have_attribute("lang", "fr")
+    expect(phone.locator("#connection")).to_have_attribute("data-state", "live")
+    expect(phone.locator("#clock-w")).to_have_text(re.compile(r"^2 jours 23:59$"))
+    expect(phone.locator("#clock-b")).to_have_text("3 jours 00:00")
+    expect(phone.locator("#time-control")).to_have_text("3 jours par coup")
+    for colour in ("b", "w"):
+        phone.locator(f"#clock-{colour}").scroll_into_view_if_needed()
+        in_the_window(phone, phone.locator(f"#clock-{colour}"))
+    phone.screenshot(
+        path=str(screenshot_dir() / "sumito-correspondence-phone-fr.png"), full_page=True
+    )
+    assert open_page.problems == []
+
+
+def log_in_french(page) -> None:
+    page.goto("/accounts/login/")
+    page.locator("#id_username").fill("bob")
+    page.locator("#id_password").fill(PASSWORD)
+    page.locator("main form button[type=submit]").click()
+    page.wait_for_url(lambda url: "/accounts/login/" not in url)

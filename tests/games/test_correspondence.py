@@ -1,0 +1,216 @@
+"""Correspondence games (issue 29, item 1): a clock of days for each move, challenged for through
+the API and the lobby's form, rated in a category of its own, played across a simulated week
+(time moved by the test's clock) and lost on time by the sweep with nobody online."""
+
+import re
+from datetime import timedelta
+
+import pytest
+from django.utils import translation
+
+from core.errors import Conflict
+from games import services
+from games.models import Challenge, Game
+from games.options import options_from_choices
+from games.selectors import game_state
+from notifications.models import Notification
+from notifications.texts import notification_text
+from ratings.models import PlayerRating, RatingChange
+
+from .conftest import T0, at
+from .test_moves import move
+
+pytestmark = pytest.mark.django_db
+
+DAY = 86_400
+
+
+@pytest.mark.parametrize("days", [1, 2, 3, 5, 7, 14])
+def test_a_correspondence_challenge_through_the_api_becomes_a_game_of_days(days, api, players):
+    black, white = players
+    created = api(black).post(
+        "/api/v1/challenges/",
+        {"preset": f"correspondence-{days}d", "colour": "black", "opponent": "whitey"},
+        format="json",
+    )
+    assert created.status_code == 201, created.content
+    body = created.json()
+    assert body["time_control"] == f"{days}d/move"
+    challenge = Challenge.objects.get(pk=body["id"])
+    assert (challenge.base_seconds, challenge.increment_seconds) == (days * DAY, 0)
+    # A correspondence challenge waits a week, not the twenty minutes of a live one.
+    assert challenge.expires_at - challenge.created_at == timedelta(days=7)
+
+    accepted = api(white).post(f"/api/v1/challenges/{body['id']}/accept/")
+    assert accepted.status_code == 201, accepted.content
+    assert accepted.json()["time_control"]["days_per_move"] == days
+    game = Game.objects.get(pk=accepted.json()["id"])
+    assert game.days_per_move == days and game.first_move_seconds == days * DAY
+    assert game.flag_deadline - game.turn_started_at == timedelta(days=days)
+    state = game_state(game, now=game.turn_started_at + timedelta(hours=1))
+    assert state["time_control"]["days_per_move"] == days
+    assert state["clock"]["black_ms"] == (days * DAY - 3600) * 1000  # the days run at once
+
+
+def test_a_correspondence_clock_is_given_as_seconds_of_whole_days_or_refused(api, players):
+    black, _white = players
+    good = api(black).post(
+        "/api/v1/challenges/", {"base_seconds": 5 * DAY, "increment_seconds": 0}, format="json"
+    )
+    assert good.status_code == 201 and good.json()["time_control"] == "5d/move"
+    for base, increment in ((4 * DAY, 0), (DAY, 30), (8 * 3600, 0), (15 * DAY, 0)):
+        refused = api(black).post(
+            "/api/v1/challenges/",
+            {"base_seconds": base, "increment_seconds": increment},
+            format="json",
+        )
+        assert refused.status_code == 400, (base, increment, refused.content)
+        assert refused.json()["error"] in ("invalid_time_control", "invalid")
+        assert (
+            "base_seconds" in refused.json()["detail"] or "time control" in refused.json()["detail"]
+        )
+    assert Challenge.objects.count() == 1
+
+
+def correspondence_game(players, days=3, rated=True):
+    black, white = players
+    challenge = services.challenge_create(
+        challenger=black,
+        opponent=white,
+        colour="black",
+        options=options_from_choices({"preset": f"correspondence-{days}d", "rated": rated}),
+        now=T0,
+    )
+    return services.challenge_accept(challenge_id=challenge.pk, user=white, now=T0)
+
+
+def test_a_week_of_correspondence_moves_then_a_flag_with_nobody_online(players):
+    black, white = players
+    game = correspondence_game(players, days=3)
+    # A week of play, each move within its three days: Black after two days, White after a
+    # minute, Black after two days and 23 hours (the days come back each move; nothing banks).
+    moments = [2 * DAY, 2 * DAY + 60, 5 * DAY + 59, 6 * DAY, 7 * DAY]
+    for number, seconds in enumerate(moments):
+        game = move(game, black if number % 2 == 0 else white, seconds)
+        assert game.status == Game.Status.STARTED
+        assert game.flag_deadline == at(seconds) + timedelta(days=3)
+        assert game.black_ms == game.white_ms == 3 * DAY * 1000
+    assert game.side_to_move == "w"
+
+    # Nobody is online: the sweep finds White's deadline passed and White loses on time.
+    assert services.games_sweep_flags(now=at(7 * DAY + 3 * DAY - 1)) == 0
+    assert services.games_sweep_flags(now=at(10 * DAY)) == 1
+    assert services.games_sweep_flags(now=at(10 * DAY + 5)) == 0  # once
+    game.refresh_from_db()
+    assert (game.status, game.result, game.termination) == ("finished", "1-0", "time")
+    # Rated once, in the correspondence category and nowhere else.
+    changes = RatingChange.objects.filter(game=game)
+    assert sorted(c.category for c in changes) == ["correspondence", "correspondence"]
+    assert set(
+        PlayerRating.objects.filter(user__in=players).values_list("category", flat=True)
+    ) == {"correspondence"}
+
+
+def test_a_correspondence_move_after_its_days_loses_on_time(players):
+    black, white = players
+    game = move(move(correspondence_game(players, days=1), black, 3600), white, 7200)
+    with pytest.raises(Conflict) as refused:
+        move(game, black, 7200 + DAY)
+    assert refused.value.code == "time_out"
+    game.refresh_from_db()
+    assert (game.result, game.termination, game.ply) == ("0-1", "time", 2)
+
+
+def test_a_first_move_missed_by_its_days_abandons_the_game_as_a_live_first_move_does(players):
+    game = move(correspondence_game(players, days=2), players[0], DAY)
+    assert services.games_sweep_flags(now=at(3 * DAY - 1)) == 0
+    assert services.games_sweep_flags(now=at(3 * DAY)) == 1
+    game.refresh_from_db()
+    assert (game.result, game.termination) == ("1-0", "abandoned")
+
+
+def correspondence_options(page: str) -> list[tuple[str, str]]:
+    group = re.search(
+        r'<optgroup label="([^"]+)">((?:(?!</optgroup>).)*)</optgroup>\s*<option value="custom"',
+        page,
+        re.S,
+    )
+    assert group, "no group of clocks before the custom one"
+    return group.group(1), re.findall(r'<option value="([^"]+)">([^<]+)</option>', group.group(2))
+
+
+def test_the_lobby_offers_the_correspondence_clocks_in_the_reader_s_language(client, players):
+    client.force_login(players[0])
+    label, options = correspondence_options(
+        client.get("/play/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    )
+    assert label == "Correspondence"
+    assert options[:3] == [
+        ("correspondence-1d", "1 day a move"),
+        ("correspondence-2d", "2 days a move"),
+        ("correspondence-3d", "3 days a move"),
+    ]
+    assert [key for key, _text in options][3:] == [f"correspondence-{d}d" for d in (5, 7, 14)]
+    created = client.post(
+        "/play/",
+        {"preset": "correspondence-7d", "colour": "random", "start": "standard", "rated": "on"},
+    )
+    assert created.status_code == 302
+    assert Challenge.objects.get().base_seconds == 7 * DAY
+    assert "7 days a move" in client.get("/play/").content.decode()
+
+    client.cookies["django_language"] = "fr"
+    french = client.get("/play/").content.decode()
+    label, options = correspondence_options(french)
+    assert (label, options[0][1], options[2][1]) == (
+        "Correspondance",
+        "1 jour par coup",
+        "3 jours par coup",
+    )
+    assert "7 jours par coup" in french  # the challenge waiting in the list
+
+
+def test_the_challenged_player_reads_the_days_in_their_language(players):
+    correspondence_game(players, days=5)
+    note = Notification.objects.get(user=players[1], kind="challenge_received")
+    assert note.data["days_per_move"] == 5
+    with translation.override("en"):
+        assert notification_text(note.kind, note.data) == (
+            "blackie challenges you to a rated game (5 days a move)."
+        )
+    with translation.override("de"):
+        assert "5 Tage pro Zug" in notification_text(note.kind, note.data)
+    # A live challenge's clock reads as before.
+    live = dict(note.data, days_per_move=None, clock="3+2")
+    with translation.override("en"):
+        assert notification_text(note.kind, live).endswith("(3+2).")
+
+
+def test_the_home_page_lists_the_games_where_it_is_your_move_the_most_urgent_first(
+    make_player, client
+):
+    from django.utils import timezone
+
+    ann = make_player("ann")
+    now = timezone.now()
+
+    def game_against(name: str, days: int, ann_black: bool = True) -> Game:
+        other = make_player(name)
+        black, white = (ann, other) if ann_black else (other, ann)
+        return services.game_create(
+            black=black,
+            white=white,
+            options=options_from_choices({"preset": f"correspondence-{days}d"}),
+            now=now,
+        )
+
+    relaxed = game_against("carl", 14)  # ann to move, fourteen days
+    urgent = game_against("dora", 1)  # ann to move, one day
+    waiting = game_against("emil", 2, ann_black=False)  # emil to move
+    middle = game_against("fay", 5)
+    client.force_login(ann)
+    page = client.get("/").content.decode()
+    order = [page.index(f"/games/{game.pk}/") for game in (urgent, middle, relaxed, waiting)]
+    assert order == sorted(order), "your moves first, the least time left first"
+    assert re.search(r"you 13 days 23:\d\d · them 14 days 00:00", page)
+    assert re.search(r"you 2 days 00:00 · them 1 day 23:\d\d", page)  # emil's day running

@@ -271,6 +271,7 @@ CELERY_BEAT_SCHEDULE = {
     "tables-sweep-flags": {"task": "multiplayer.tasks.sweep_flags", "schedule": 1.0},
     "computer-sweep": {"task": "games.tasks.computer_sweep", "schedule": 2.0},
     "expire-challenges": {"task": "games.tasks.expire_challenges", "schedule": 30.0},
+    "correspondence-notify": {"task": "games.tasks.correspondence_notify", "schedule": 30.0},
     "pair-pools": {"task": "pools.tasks.pair", "schedule": 2.0},
     "recover-analyses": {"task": "analysis.tasks.recover", "schedule": 2.0},
     "tournaments-move-on": {"task": "tournaments.tasks.move_on", "schedule": 5.0},

@@ -158,6 +158,12 @@ def per_move_days(base_seconds: int | None) -> int | None:
     return base_seconds // DAY_SECONDS
 
 
+def reminder_seconds(days: int) -> int:
+    """How long before a correspondence turn's deadline its player is reminded: a quarter of
+    the days, at most a day (1 day a move: 6 hours; 2 days: 12 hours; 3 days or more: 24)."""
+    return min(DAY_SECONDS, days * DAY_SECONDS // 4)
+
+
 def first_move_seconds_of(tc: TimeControl, live_seconds: int) -> int:
     """The time each side has for its first move: ``live_seconds`` (the site's or the event's)
     with a live clock, the whole days of a correspondence clock."""

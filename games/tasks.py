@@ -22,6 +22,12 @@ def expire_challenges() -> int:
     return services.challenges_expire(now=timezone.now())
 
 
+@shared_task(name="games.tasks.correspondence_notify", ignore_result=True, expires=30)
+def correspondence_notify() -> int:
+    """Every 30 s (beat): correspondence games' "your move" and reminders (once each)."""
+    return services.correspondence_notify(now=timezone.now())
+
+
 @shared_task(name="games.tasks.computer_move", ignore_result=True)
 def computer_move(game_id: int, ply: int) -> str | None:
     """The computer thinks and plays its move in ``game_id`` if still to move at ``ply``."""

@@ -28,11 +28,18 @@ class Kind(models.TextChoices):
     FIXTURE_REMINDER = "fixture_reminder", _("Your team plays tomorrow")
     FIXTURE_MOVED = "fixture_moved", _("Your team's match moved to another day")
     ARMAGEDDON_DUE = "armageddon_due", _("Your team's Armageddon player to nominate")
+    YOUR_MOVE = "your_move", _("Your move in a correspondence game")
+    MOVE_REMINDER = "move_reminder", _("Your correspondence move is due soon")
 
 
 #: The kinds e-mailed unless the player chooses otherwise (issue 14: round paired, tournament
 #: starting, club decisions).
-DEFAULT_EMAIL_KINDS = [Kind.ROUND_PAIRED, Kind.TOURNAMENT_STARTING, Kind.CLUB_JOIN_DECIDED]
+DEFAULT_EMAIL_KINDS = [
+    Kind.ROUND_PAIRED,
+    Kind.TOURNAMENT_STARTING,
+    Kind.CLUB_JOIN_DECIDED,
+    Kind.MOVE_REMINDER,  # issue 29: a correspondence player away from the site
+]
 
 
 class Notification(models.Model):

@@ -238,6 +238,22 @@ def _fixture_moved(d: Data) -> str:
     }
 
 
+def _your_move(d: Data) -> str:
+    return _("Your move against %(opponent)s in your correspondence game (%(clock)s).") % {
+        "opponent": d.get("opponent"),
+        "clock": _clock(d),
+    }
+
+
+def _move_reminder(d: Data) -> str:
+    hours = d.get("hours") if isinstance(d.get("hours"), int) else 0
+    return ngettext(
+        "Your move against %(opponent)s: less than %(hours)s hour left in your correspondence game.",
+        "Your move against %(opponent)s: less than %(hours)s hours left in your correspondence game.",
+        hours,
+    ) % {"opponent": d.get("opponent"), "hours": hours}
+
+
 def _moment(text) -> datetime | None:
     """A wall-clock time kept as ISO text (with its offset: the event's time zone)."""
     try:
@@ -264,6 +280,8 @@ _TEXTS: dict[str, Callable[[Data], str]] = {
     "armageddon_due": _armageddon_due,
     "fixture_reminder": _fixture_reminder,
     "fixture_moved": _fixture_moved,
+    "your_move": _your_move,
+    "move_reminder": _move_reminder,
 }
 
 

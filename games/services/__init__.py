@@ -7,6 +7,7 @@
 - :mod:`.player_actions` -- ``game_resign``, ``game_abort``, ``game_draw_offer``,
   ``game_draw_answer``, ``game_claim_flag``;
 - :mod:`.chat` -- ``chat_post``, ``chat_mute`` (the players' and the spectators' rooms);
+- :mod:`.correspondence` -- ``correspondence_notify`` (your move, reminders: a sweep);
 - :mod:`.challenges` -- ``challenge_create`` (and ``..._from_choices``), ``challenge_accept``,
   ``challenge_decline``, ``challenge_cancel``, ``challenge_rematch``, ``challenges_expire``.
 
@@ -30,6 +31,7 @@ from games.services.challenges import (
     challenges_expire,
 )
 from games.services.chat import chat_mute, chat_post
+from games.services.correspondence import correspondence_notify
 from games.services.lifecycle import (
     game_adjudicate,
     game_create,
@@ -49,6 +51,7 @@ from games.services.player_actions import (
 __all__ = [
     "challenge_accept",
     "chat_mute",
+    "correspondence_notify",
     "chat_post",
     "challenge_cancel",
     "challenge_create",

@@ -214,3 +214,68 @@ def test_the_home_page_lists_the_games_where_it_is_your_move_the_most_urgent_fir
     assert order == sorted(order), "your moves first, the least time left first"
     assert re.search(r"you 13 days 23:\d\d · them 14 days 00:00", page)
     assert re.search(r"you 2 days 00:00 · them 1 day 23:\d\d", page)  # emil's day running
+
+
+def notes(user, kind):
+    return list(
+        Notification.objects.filter(user=user, kind=kind)
+        .order_by("pk")
+        .values_list("key", flat=True)
+    )
+
+
+def test_each_turn_tells_its_player_once_and_reminds_them_once_before_the_deadline(players):
+    black, white = players
+    game = correspondence_game(players, days=2)  # reminded 12 hours before a deadline
+    assert services.correspondence_notify(now=T0) == 1
+    assert services.correspondence_notify(now=at(30)) == 1  # looked at again, written once
+    assert notes(black, "your_move") == [f"your_move:{game.pk}:0"]
+    with translation.override("en"):
+        note = Notification.objects.get(user=black, kind="your_move")
+        assert notification_text(note.kind, note.data) == (
+            "Your move against whitey in your correspondence game (2 days a move)."
+        )
+
+    # A day and a half later, no reminder yet; twelve hours before the deadline, one.
+    services.correspondence_notify(now=at(DAY + 11 * 3600))
+    assert notes(black, "move_reminder") == []
+    services.correspondence_notify(now=at(DAY + 12 * 3600))
+    services.correspondence_notify(now=at(DAY + 13 * 3600))
+    assert notes(black, "move_reminder") == [f"move_reminder:{game.pk}:0"]
+    reminder = Notification.objects.get(user=black, kind="move_reminder")
+    assert reminder.email_wanted  # e-mailed by default (still unread a minute later)
+    with translation.override("fr"):
+        assert "12 heures" in notification_text(reminder.kind, reminder.data)
+
+    # Black moves: White's turn is told once (a sweep missed meanwhile still finds it), and a
+    # later turn of Black's is a new notification.
+    game = move(game, black, DAY + 14 * 3600)
+    services.correspondence_notify(now=at(DAY + 14 * 3600 + 9 * 60))
+    services.correspondence_notify(now=at(DAY + 14 * 3600 + 9 * 60 + 30))
+    assert notes(white, "your_move") == [f"your_move:{game.pk}:1"]
+    game = move(game, white, 2 * DAY)
+    services.correspondence_notify(now=at(2 * DAY + 1))
+    assert notes(black, "your_move") == [f"your_move:{game.pk}:0", f"your_move:{game.pk}:2"]
+    assert not Notification.objects.filter(user=white, kind="move_reminder").exists()
+
+
+def test_live_games_get_no_correspondence_notifications(new_game, players):
+    new_game(base=180, increment=2)
+    assert services.correspondence_notify(now=at(5)) == 0
+    assert not Notification.objects.filter(kind__in=["your_move", "move_reminder"]).exists()
+
+
+def test_a_reminder_is_e_mailed_by_default_and_the_choice_lists_both_kinds(players, client):
+    black, white = players
+    black.email = "black@example.org"
+    black.save()
+    correspondence_game(players, days=1)
+    services.correspondence_notify(now=T0)
+    services.correspondence_notify(now=at(18 * 3600))  # six hours left of the day
+    reminder = Notification.objects.get(user=black, kind="move_reminder")
+    assert reminder.email_wanted and reminder.data["hours"] == 6
+    assert not Notification.objects.get(user=black, kind="your_move").email_wanted
+    client.force_login(black)
+    page = client.get("/notifications/settings/").content.decode()
+    assert "Your move in a correspondence game" in page
+    assert "Your correspondence move is due soon" in page

@@ -320,6 +320,8 @@ CHALLENGE_EXPIRY_SECONDS = env.int("CHALLENGE_EXPIRY_SECONDS", default=20 * 60)
 CORRESPONDENCE_CHALLENGE_EXPIRY_SECONDS = env.int(
     "CORRESPONDENCE_CHALLENGE_EXPIRY_SECONDS", default=7 * 24 * 3600
 )
+# The days a year a player's correspondence clocks may stop for a vacation (docs/correspondence.md).
+CORRESPONDENCE_VACATION_DAYS = env.int("CORRESPONDENCE_VACATION_DAYS", default=21)
 # Quick play (pools/): a player not paired after this long stops waiting.
 POOL_WAIT_SECONDS = env.int("POOL_WAIT_SECONDS", default=10 * 60)
 # Bots (docs/bots.md): a rated game a bot plays is rated in the bots' own pool ("bot"); off, every

@@ -16,7 +16,7 @@ from rest_framework.views import APIView
 from accounts.authentication import GuestSessionAuthentication
 from core.errors import InvalidInput, NotFound
 from core.schema import choice_or_blank
-from core.serializers import StrictSerializer, TextField
+from core.serializers import StrictSerializer, TextField, validated
 from core.throttle import throttle
 from games import selectors, services
 from games.models import Challenge, ChatMessage, Game
@@ -113,6 +113,38 @@ class ChallengeDeclineView(APIView):
             challenge_id=challenge_id, user=request.user, now=timezone.now()
         )
         return Response(ChallengeSerializer(challenge).data)
+
+
+class VacationInput(StrictSerializer):
+    action = serializers.ChoiceField(
+        choices=["start", "end"], help_text="start: stop your correspondence clocks; end: back"
+    )
+
+
+class VacationView(APIView):
+    """Your correspondence vacation (docs/correspondence.md): the clocks of your correspondence
+    games stop on your turn, up to ``CORRESPONDENCE_VACATION_DAYS`` a year."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(responses={200: OpenApiTypes.OBJECT})
+    def get(self, request):
+        return Response(selectors.vacation_summary(request.user.pk, timezone.now()))
+
+    @extend_schema(
+        request=VacationInput,
+        responses={200: OpenApiTypes.OBJECT},
+        description="Start or end your vacation; 409 on_vacation, not_on_vacation or "
+        "no_vacation_left when it cannot be done (nothing changes).",
+    )
+    def post(self, request):
+        action = validated(VacationInput, request.data)["action"]
+        now = timezone.now()
+        if action == "start":
+            services.vacation_start(user=request.user, now=now)
+        else:
+            services.vacation_end(user=request.user, now=now)
+        return Response(selectors.vacation_summary(request.user.pk, now))
 
 
 class GameListView(generics.ListAPIView):

@@ -22,6 +22,7 @@ urlpatterns = [
         name="api-challenge-decline",
     ),
     path("games/", api.GameListView.as_view(), name="api-games"),
+    path("me/vacation/", api.VacationView.as_view(), name="api-vacation"),
     path("computer/levels/", computer_api.ComputerLevelsView.as_view(), name="api-computer-levels"),
     path("computer/games/", computer_api.ComputerGameView.as_view(), name="api-computer-games"),
     path("games/<int:game_id>/", api.GameDetailView.as_view(), name="api-game"),

@@ -117,9 +117,11 @@ class ClockState:
         """When the side to move runs out (first-move timer during the first moves)."""
         if not self.running:
             return None
+        # A correspondence turn's days are what it had at its start, first moves included (a
+        # vacation stops and restarts a turn with what was left: games.services.vacation).
         budget = (
             self.first_move_ms
-            if self.in_first_moves
+            if self.in_first_moves and not self.per_move_ms
             else self.left_at_turn_start(self.side_to_move)
         )
         return self.turn_started_at + timedelta(milliseconds=budget)

@@ -337,3 +337,29 @@ class ChatMute(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game_id}: {self.user_id} muted {self.muted_id}"
+
+
+class Vacation(models.Model):
+    """A player's correspondence vacation (``docs/correspondence.md``): from ``started_at`` to
+    ``ends_at`` (planned when it begins, from what is left of the year's allowance; brought
+    forward when the player ends it). Meanwhile the clocks of their correspondence games stop on
+    their turn; ``resumed``: once over, those clocks were started again with what they had left
+    (``games.services.vacation``)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="vacations"
+    )
+    started_at = models.DateTimeField()
+    ends_at = models.DateTimeField()
+    resumed = models.BooleanField(default=False)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["user", "-ends_at"]),
+            models.Index(
+                fields=["ends_at"], condition=models.Q(resumed=False), name="vacations_to_resume"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id}: {self.started_at:%Y-%m-%d %H:%M} to {self.ends_at:%Y-%m-%d %H:%M}"

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 
+from django.conf import settings
 from django.db.models import Q, QuerySet
 from django.utils.translation import gettext as _
 
 from accounts.models import User
 from core.errors import NotFound
 from games import engine
-from games.models import Challenge, ChatMessage, ChatMute, Game, Move
+from games.models import Challenge, ChatMessage, ChatMute, Game, Move, Vacation
 
 #: :attr:`Game.aborted_unplayed` as a query filter: games over before any move was played
 #: (first move not made in time, or aborted), which no player's win/draw/loss record counts.
@@ -346,3 +347,48 @@ def outcome_for(result: str, colour: str) -> str:
 def outcome_told(result: str, colour: str) -> str:
     """:func:`outcome_for` as a sentence says it: "won", "drew" or "lost"."""
     return {"win": "won", "draw": "drew", "loss": "lost"}[outcome_for(result, colour)]
+
+
+# --- vacations (games.services.vacation) ---------------------------------------------------------
+
+
+def vacation_current(user_id: int, now: datetime) -> Vacation | None:
+    """The player's vacation running at ``now``, if any."""
+    return (
+        Vacation.objects.filter(user_id=user_id, started_at__lte=now, ends_at__gt=now)
+        .order_by("-ends_at")
+        .first()
+    )
+
+
+def on_vacation(user_id: int, now: datetime) -> bool:
+    return Vacation.objects.filter(user_id=user_id, started_at__lte=now, ends_at__gt=now).exists()
+
+
+def vacation_left(user_id: int, now: datetime) -> timedelta:
+    """What is left of the player's allowance for ``now``'s calendar year (UTC)."""
+    year_start = datetime(now.year, 1, 1, tzinfo=UTC)
+    year_end = datetime(now.year + 1, 1, 1, tzinfo=UTC)
+    used = timedelta()
+    for started, ends in Vacation.objects.filter(
+        user_id=user_id, ends_at__gt=year_start, started_at__lt=year_end
+    ).values_list("started_at", "ends_at"):
+        # the part of each vacation in this year and already taken
+        used += max(timedelta(), min(ends, now, year_end) - max(started, year_start))
+    allowance = timedelta(days=settings.CORRESPONDENCE_VACATION_DAYS)
+    return max(timedelta(), min(allowance - used, year_end - now))
+
+
+def vacation_summary(user_id: int, now: datetime) -> dict:
+    """The player's vacation as the lobby and the API show it: running or not, since and until
+    when (its planned end: when the year's allowance would be spent), and what is left of the
+    allowance were it to end now (in days, one decimal)."""
+    current = vacation_current(user_id, now)
+    left = vacation_left(user_id, now)  # a running vacation's days so far counted, not the rest
+    return {
+        "on_vacation": current is not None,
+        "started_at": current.started_at.isoformat() if current else None,
+        "ends_at": current.ends_at.isoformat() if current else None,
+        "days_left": round(left.total_seconds() / 86400, 1),
+        "days_a_year": settings.CORRESPONDENCE_VACATION_DAYS,
+    }

@@ -6,6 +6,7 @@ from games import computer_views, rules_page, views
 
 urlpatterns = [
     path("play/", views.lobby, name="lobby"),
+    path("play/vacation/", views.vacation, name="vacation"),
     path("play/computer/", computer_views.computer_game, name="computer-game"),
     path(
         "challenges/<int:challenge_id>/<str:action>/",

@@ -1,6 +1,7 @@
 """Pages for live play: the lobby and the game page. Writes go through games.services."""
 
 import json
+from datetime import datetime
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -53,7 +54,32 @@ def lobby(request):
         context["my_challenge_ids"] = json.dumps(
             [c.pk for c in context["challenges"] if c.challenger_id == request.user.pk]
         )
+        context["vacation"] = selectors.vacation_summary(request.user.pk, now)
+        if context["vacation"]["ends_at"]:
+            context["vacation_until"] = datetime.fromisoformat(context["vacation"]["ends_at"])
     return render(request, "games/lobby.html", context)
+
+
+@login_required
+@require_POST
+def vacation(request):
+    """Start or end the player's correspondence vacation (the lobby's card)."""
+    action = request.POST.get("action")
+    now = timezone.now()
+    try:
+        if action == "start":
+            services.vacation_start(user=request.user, now=now)
+            messages.success(
+                request, _("Your vacation has begun: your correspondence clocks stop.")
+            )
+        elif action == "end":
+            services.vacation_end(user=request.user, now=now)
+            messages.success(request, _("Welcome back: your correspondence clocks run again."))
+        else:
+            messages.error(request, _("Choose to start or to end a vacation."))
+    except ServiceError as error:
+        messages.error(request, error.detail)
+    return redirect(f"{reverse('lobby')}#vacation")
 
 
 @login_required

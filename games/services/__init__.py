@@ -8,6 +8,8 @@
   ``game_draw_answer``, ``game_claim_flag``;
 - :mod:`.chat` -- ``chat_post``, ``chat_mute`` (the players' and the spectators' rooms);
 - :mod:`.correspondence` -- ``correspondence_notify`` (your move, reminders: a sweep);
+- :mod:`.vacation` -- ``vacation_start``, ``vacation_end``, ``vacations_resume`` (the sweep's;
+  the reads are ``games.selectors``' ``vacation_current``, ``vacation_left``, ``vacation_summary``);
 - :mod:`.challenges` -- ``challenge_create`` (and ``..._from_choices``), ``challenge_accept``,
   ``challenge_decline``, ``challenge_cancel``, ``challenge_rematch``, ``challenges_expire``.
 
@@ -47,11 +49,15 @@ from games.services.player_actions import (
     game_draw_offer,
     game_resign,
 )
+from games.services.vacation import vacation_end, vacation_start, vacations_resume
 
 __all__ = [
     "challenge_accept",
     "chat_mute",
     "correspondence_notify",
+    "vacation_end",
+    "vacation_start",
+    "vacations_resume",
     "chat_post",
     "challenge_cancel",
     "challenge_create",

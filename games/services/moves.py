@@ -20,7 +20,7 @@ from games import clock as game_clock
 from games import engine, move_store, referee
 from games.models import Game, Move
 from games.referee import Refusal
-from games.selectors import move_document
+from games.selectors import move_document, on_vacation
 from games.services.lifecycle import adjudicate_locked, after_commit, finish_locked, game_over_error
 
 
@@ -173,6 +173,8 @@ def _advance(game: Game, engine_game: engine.Game, outcome, colour: str, now: da
     game.white_ms = timing.clock.white_ms
     game.turn_started_at = now
     game.flag_deadline = timing.clock.deadline()
+    if game.days_per_move and _next_on_vacation(game, now):
+        game.flag_deadline = None  # the turn starts stopped (games.services.vacation)
     if game.draw_offer == engine.opponent(colour):
         game.draw_offer = ""  # moving on declines the opponent's offer
     return Move(
@@ -185,6 +187,11 @@ def _advance(game: Game, engine_game: engine.Game, outcome, colour: str, now: da
         position_after=game.position,
         pushed_off=outcome.pushed_off is not None,
     )
+
+
+def _next_on_vacation(game: Game, now: datetime) -> bool:
+    """Whether the player whose turn ``game`` (just advanced) now is, is on vacation."""
+    return on_vacation(game.black_id if game.side_to_move == "b" else game.white_id, now)
 
 
 def _played_document(move_row: Move) -> dict:

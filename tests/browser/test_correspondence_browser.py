@@ -96,6 +96,28 @@ def test_a_correspondence_game_is_challenged_accepted_and_played_in_days(
     phone.screenshot(
         path=str(screenshot_dir() / "sumito-correspondence-phone-fr.png"), full_page=True
     )
+
+    # Bob goes on vacation from the lobby's card: his turn's clock stops where it was.
+    phone.goto("/play/")
+    card = phone.locator("#vacation")
+    card.get_by_role("button", name="Partir en vacances").click()
+    expect(phone.locator("#vacation-status")).to_contain_text("Vous êtes en vacances")
+    card.scroll_into_view_if_needed()
+    in_the_window(phone, card.get_by_role("button", name="Finir mes vacances"))
+    phone.screenshot(path=str(screenshot_dir() / "sumito-correspondence-vacation-phone-fr.png"))
+    game.refresh_from_db()
+    assert game.flag_deadline is None and game.white_ms > 2 * 86_400_000
+    bob.reload()
+    expect(bob.locator("#connection")).to_have_attribute("data-state", "live")
+    stopped = bob.locator("#clock-w").inner_text()
+    assert DAYS.match(stopped), stopped
+    bob.wait_for_timeout(1500)  # a stopped clock does not count down
+    expect(bob.locator("#clock-w")).to_have_text(stopped)
+    card = phone.locator("#vacation")
+    card.get_by_role("button", name="Finir mes vacances").click()
+    expect(phone.locator("#vacation-status")).not_to_contain_text("Vous êtes en vacances")
+    game.refresh_from_db()
+    assert game.flag_deadline is not None
     assert open_page.problems == []
 
 

@@ -3,13 +3,13 @@ the API and the lobby's form, rated in a category of its own, played across a si
 (time moved by the test's clock) and lost on time by the sweep with nobody online."""
 
 import re
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from django.utils import translation
 
 from core.errors import Conflict
-from games import services
+from games import selectors, services
 from games.models import Challenge, Game
 from games.options import options_from_choices
 from games.selectors import game_state
@@ -279,3 +279,105 @@ def test_a_reminder_is_e_mailed_by_default_and_the_choice_lists_both_kinds(playe
     page = client.get("/notifications/settings/").content.decode()
     assert "Your move in a correspondence game" in page
     assert "Your correspondence move is due soon" in page
+
+
+def test_a_vacation_stops_the_clocks_of_your_turns_and_they_go_on_from_what_was_left(
+    players, settings
+):
+    settings.CORRESPONDENCE_VACATION_DAYS = 10
+    black, white = players
+    mine = correspondence_game(players, days=3)  # Black (me) to move
+    assert selectors.vacation_left(black.pk, T0) == timedelta(days=10)
+
+    # A day into the turn, Black goes away: the turn keeps its two days, with no deadline.
+    vacation = services.vacation_start(user=black, now=at(DAY))
+    assert vacation.ends_at == at(DAY) + timedelta(days=10)
+    mine.refresh_from_db()
+    assert mine.flag_deadline is None and mine.black_ms == 2 * DAY * 1000
+    with pytest.raises(Conflict) as twice:
+        services.vacation_start(user=black, now=at(DAY + 60))
+    assert twice.value.code == "on_vacation"
+    # Nothing falls while Black is away, even long after the turn's days.
+    assert services.games_sweep_flags(now=at(6 * DAY)) == 0
+    state = game_state(Game.objects.get(pk=mine.pk), now=at(6 * DAY))
+    assert state["clock"]["black_ms"] == 2 * DAY * 1000 and not state["clock"]["running"]
+
+    # Back after five days: the turn goes on from its two days.
+    services.vacation_end(user=black, now=at(6 * DAY))
+    mine.refresh_from_db()
+    assert mine.flag_deadline == at(6 * DAY) + timedelta(days=2)
+    assert selectors.vacation_left(black.pk, at(6 * DAY)) == timedelta(days=5)
+    with pytest.raises(Conflict) as not_away:
+        services.vacation_end(user=black, now=at(6 * DAY + 1))
+    assert not_away.value.code == "not_on_vacation"
+    game = move(mine, black, 7 * DAY)  # and the game goes on
+    assert game.flag_deadline == at(7 * DAY) + timedelta(days=3)
+
+
+def test_a_turn_that_becomes_yours_while_you_are_away_starts_stopped(players):
+    black, white = players
+    game = move(correspondence_game(players, days=1), black, 3600)  # White to move
+    services.vacation_start(user=black, now=at(2 * 3600))  # nothing of Black's stops yet
+    game.refresh_from_db()
+    assert game.flag_deadline == at(3600) + timedelta(days=1)
+    game = move(game, white, 3 * 3600)  # now Black's turn, while Black is away
+    assert game.flag_deadline is None and game.black_ms == DAY * 1000
+    assert services.games_sweep_flags(now=at(5 * DAY)) == 0
+    services.vacation_end(user=black, now=at(5 * DAY))
+    game.refresh_from_db()
+    assert game.flag_deadline == at(5 * DAY) + timedelta(days=1)
+
+
+def test_the_allowance_ends_a_vacation_by_itself_and_a_year_gives_it_again(players, settings):
+    settings.CORRESPONDENCE_VACATION_DAYS = 3
+    black, white = players
+    game = correspondence_game(players, days=7)
+    services.vacation_start(user=black, now=at(DAY))
+    # The sweep starts the clocks again once the three days are over, and once only.
+    assert services.vacations_resume(now=at(4 * DAY - 1)) == 0
+    assert services.vacations_resume(now=at(4 * DAY)) == 1
+    assert services.vacations_resume(now=at(4 * DAY + 30)) == 0
+    game.refresh_from_db()
+    assert game.flag_deadline == at(4 * DAY) + timedelta(days=6)
+    with pytest.raises(Conflict) as used_up:
+        services.vacation_start(user=black, now=at(5 * DAY))
+    assert used_up.value.code == "no_vacation_left"
+    # T0 is in November 2026: the new year brings three days again.
+    new_year = datetime(2027, 1, 2, tzinfo=UTC)
+    assert selectors.vacation_left(black.pk, new_year) == timedelta(days=3)
+    # A vacation begun on 30 December ends with the year's allowance, not the next year's.
+    assert selectors.vacation_left(white.pk, datetime(2026, 12, 31, 12, tzinfo=UTC)) == timedelta(
+        hours=12
+    )
+
+
+def test_the_vacation_through_the_api_and_the_lobby_s_card(api, client, players, settings):
+    settings.CORRESPONDENCE_VACATION_DAYS = 21
+    black, white = players
+    game = correspondence_game(players, days=3)
+    summary = api(black).get("/api/v1/me/vacation/").json()
+    assert summary["on_vacation"] is False and summary["days_left"] == 21.0
+    assert api().get("/api/v1/me/vacation/").status_code in (401, 403)
+    bad = api(black).post("/api/v1/me/vacation/", {"action": "sleep"}, format="json")
+    assert bad.status_code == 400 and "action" in bad.json()["detail"]
+
+    started = api(black).post("/api/v1/me/vacation/", {"action": "start"}, format="json")
+    assert started.status_code == 200 and started.json()["on_vacation"] is True
+    game.refresh_from_db()
+    assert game.flag_deadline is None
+    again = api(black).post("/api/v1/me/vacation/", {"action": "start"}, format="json")
+    assert (again.status_code, again.json()["error"]) == (409, "on_vacation")
+
+    client.force_login(black)
+    page = client.get("/play/").content.decode()
+    assert 'id="vacation-status"' in page and "You are on vacation" in page
+    assert 'value="end"' in page
+    ended = client.post("/play/vacation/", {"action": "end"})
+    assert ended.status_code == 302 and ended["Location"].endswith("/play/#vacation")
+    game.refresh_from_db()
+    assert game.flag_deadline is not None
+    page = client.get("/play/").content.decode()
+    assert "Welcome back" in page and 'value="start"' in page
+    assert "Left this year: 21 days." in page  # a few seconds away round to nothing
+    refused = client.post("/play/vacation/", {"action": "end"}, follow=True).content.decode()
+    assert "You are not on vacation." in refused

@@ -24,10 +24,15 @@ def expire_challenges() -> int:
 
 @shared_task(name="games.tasks.correspondence_notify", ignore_result=True, expires=30)
 def correspondence_notify() -> int:
-    """Every 30 s (beat): the clocks of vacations over started again, then correspondence
-    games' "your move" and reminders (once each)."""
+    """Every 30 s (beat): the clocks of vacations over started again (and of vacations running,
+    stopped where a move raced the vacation's start), then correspondence games' "your move" and
+    reminders (once each)."""
     now = timezone.now()
-    return services.vacations_resume(now=now) + services.correspondence_notify(now=now)
+    return (
+        services.vacations_resume(now=now)
+        + services.vacations_hold(now=now)
+        + services.correspondence_notify(now=now)
+    )
 
 
 @shared_task(name="games.tasks.computer_move", ignore_result=True)

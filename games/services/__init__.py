@@ -8,7 +8,7 @@
   ``game_draw_answer``, ``game_claim_flag``;
 - :mod:`.chat` -- ``chat_post``, ``chat_mute`` (the players' and the spectators' rooms);
 - :mod:`.correspondence` -- ``correspondence_notify`` (your move, reminders: a sweep);
-- :mod:`.vacation` -- ``vacation_start``, ``vacation_end``, ``vacations_resume`` (the sweep's;
+- :mod:`.vacation` -- ``vacation_start``, ``vacation_end``, ``vacations_resume`` and ``vacations_hold`` (the sweep's;
   the reads are ``games.selectors``' ``vacation_current``, ``vacation_left``, ``vacation_summary``);
 - :mod:`.challenges` -- ``challenge_create`` (and ``..._from_choices``), ``challenge_accept``,
   ``challenge_decline``, ``challenge_cancel``, ``challenge_rematch``, ``challenges_expire``.
@@ -49,7 +49,12 @@ from games.services.player_actions import (
     game_draw_offer,
     game_resign,
 )
-from games.services.vacation import vacation_end, vacation_start, vacations_resume
+from games.services.vacation import (
+    vacation_end,
+    vacation_start,
+    vacations_hold,
+    vacations_resume,
+)
 
 __all__ = [
     "challenge_accept",
@@ -57,6 +62,7 @@ __all__ = [
     "correspondence_notify",
     "vacation_end",
     "vacation_start",
+    "vacations_hold",
     "vacations_resume",
     "chat_post",
     "challenge_cancel",

@@ -3,7 +3,8 @@ of their correspondence games for up to ``CORRESPONDENCE_VACATION_DAYS`` a calen
 
 While a vacation runs, each of the player's correspondence games where it is their turn keeps
 the time its turn had left and has no deadline (so no sweep flags it); a turn that becomes theirs
-meanwhile starts stopped too (``games.services.moves``). When the vacation ends (the player ends
+meanwhile starts stopped too (``games.services.moves``; a move read before the vacation
+committed is caught by :func:`vacations_hold`, the sweep's). When the vacation ends (the player ends
 it, or its planned end passes and the sweep of ``correspondence_notify`` finds it), each stopped
 turn starts again from now with what it had left. The lock order is the player's row, then each
 game's row, as everywhere a game is locked after its player."""
@@ -98,6 +99,36 @@ def _resume(vacation: Vacation, now: datetime) -> None:
         _start_again(move_store.lock(game_id), now)
     vacation.resumed = True
     vacation.save(update_fields=["resumed"])
+
+
+def vacations_hold(*, now: datetime) -> int:
+    """Stop the running turns of players on vacation; how many. A move that gave a player the
+    turn while their vacation began (each read before the other committed) leaves it running:
+    this sweep's repair, days before such a turn could fall."""
+    running = Game.objects.filter(
+        status=Game.Status.STARTED,
+        base_seconds__gt=game_clock.LIVE_LIMIT_SECONDS,
+        flag_deadline__isnull=False,
+    )
+    away = {"vacations__started_at__lte": now, "vacations__ends_at__gt": now}
+    found = running.filter(
+        Q(position__startswith="b", **{f"black__{k}": v for k, v in away.items()})
+        | Q(position__startswith="w", **{f"white__{k}": v for k, v in away.items()})
+    ).values_list("pk", "black_id", "white_id", "position")
+    held = 0
+    for game_id, black_id, white_id, position in found.distinct():
+        with transaction.atomic():
+            user_id = black_id if position.startswith("b") else white_id
+            User.objects.select_for_update().filter(pk=user_id).first()
+            game = move_store.lock(game_id)
+            if _player_to_move(game) == user_id and on_vacation(user_id, now):
+                _stop(game, now)
+                held += 1
+    return held
+
+
+def _player_to_move(game: Game) -> int:
+    return game.black_id if game.side_to_move == "b" else game.white_id
 
 
 def vacations_resume(*, now: datetime) -> int:

@@ -381,3 +381,25 @@ def test_the_vacation_through_the_api_and_the_lobby_s_card(api, client, players,
     assert "Left this year: 21 days." in page  # a few seconds away round to nothing
     refused = client.post("/play/vacation/", {"action": "end"}, follow=True).content.decode()
     assert "You are not on vacation." in refused
+
+
+def test_a_move_that_raced_the_vacation_s_start_is_caught_by_the_sweep(players, monkeypatch):
+    """The opponent's move read "not on vacation" just before the vacation committed: the turn
+    it gave runs. The sweep stops it, long before it could fall, and once."""
+    from games.services import moves as move_service
+
+    black, white = players
+    game = move(correspondence_game(players, days=2), black, 60)
+    services.vacation_start(user=black, now=at(120))
+    monkeypatch.setattr(move_service, "on_vacation", lambda user_id, now: False)
+    game = move(game, white, 180)
+    assert game.flag_deadline == at(180) + timedelta(days=2)  # the race: Black's turn runs
+    monkeypatch.undo()
+    assert services.vacations_hold(now=at(200)) == 1
+    assert services.vacations_hold(now=at(230)) == 0
+    game.refresh_from_db()
+    assert game.flag_deadline is None and game.black_ms == 2 * DAY * 1000 - 20_000
+    assert services.games_sweep_flags(now=at(3 * DAY)) == 0
+    # A live game and a game whose player to move is not away are left alone.
+    services.vacation_end(user=black, now=at(300))
+    assert services.vacations_hold(now=at(330)) == 0

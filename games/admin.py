@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from .models import Challenge, ChatMessage, ChatMute, ComputerTurn, Game, Move
+from .models import Challenge, ChatMessage, ChatMute, ComputerTurn, Game, Move, Vacation
 
 
 class MoveInline(admin.TabularInline):
@@ -60,3 +60,11 @@ class ChatMuteAdmin(admin.ModelAdmin):
 class ComputerTurnAdmin(admin.ModelAdmin):
     list_display = ("game", "ply", "sent_at", "claimed_until", "claimed_by", "sends")
     raw_id_fields = ("game",)
+
+
+@admin.register(Vacation)
+class VacationAdmin(admin.ModelAdmin):
+    list_display = ("id", "user", "started_at", "ends_at", "resumed")
+    list_filter = ("resumed",)
+    search_fields = ("user__username",)
+    raw_id_fields = ("user",)

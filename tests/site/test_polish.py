@@ -84,9 +84,11 @@ def test_record_and_export_downloads_are_attachments(client, demo):
 def test_the_demo_games_in_progress_have_hours_on_their_clocks(demo):
     now = timezone.now()
     live = list(Game.objects.filter(status=Game.Status.STARTED))
-    assert len(live) == 2
+    assert len(live) == 3
+    clocks = sorted(game.base_seconds for game in live)
+    # the longest live clock games.clock allows, twice, and a correspondence game of 3 days
+    assert clocks == [6 * 3600, 6 * 3600, 3 * 86_400]
     for game in live:
-        assert game.base_seconds == 6 * 3600  # the longest clock games.clock allows
         assert game.flag_deadline - now > timedelta(hours=5)
     call_command("seed_demo", verbosity=0)  # again: the same games, still in progress
     assert set(Game.objects.filter(status=Game.Status.STARTED)) == set(live)
@@ -95,15 +97,15 @@ def test_the_demo_games_in_progress_have_hours_on_their_clocks(demo):
 def test_a_demo_game_whose_time_ran_out_is_adjudicated_and_made_again(demo, monkeypatch):
     live = set(Game.objects.filter(status=Game.Status.STARTED).values_list("pk", flat=True))
     games_before = Game.objects.count()
-    later = timezone.now() + timedelta(hours=7)  # the site was stopped for seven hours
+    later = timezone.now() + timedelta(days=4)  # the site was stopped for four days
     monkeypatch.setattr(timezone, "now", lambda: later)
     call_command("seed_demo", verbosity=0)
     for game in Game.objects.filter(pk__in=live):
         assert (game.status, game.termination) == (Game.Status.FINISHED, "time")
     fresh = Game.objects.filter(status=Game.Status.STARTED)
-    assert fresh.count() == 2 and not live & {game.pk for game in fresh}
+    assert fresh.count() == 3 and not live & {game.pk for game in fresh}
     assert all(game.flag_deadline - later > timedelta(hours=5) for game in fresh)
-    assert Game.objects.count() == games_before + 2
+    assert Game.objects.count() == games_before + 3
 
 
 # --- the rating chart ---------------------------------------------------------------------------

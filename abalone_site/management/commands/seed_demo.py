@@ -89,9 +89,15 @@ FINISHED_GAMES = [
     ("ivan", "julia", GameOptions(1800, 0, 6, "belgian", True)),
 ]
 # Always one game in progress between each of these pairs (black, white), twelve moves in.
-LIVE_PAIRS = [("karl", "nina"), ("oscar", "paula")]
 # The longest clock the server allows (games.clock.TimeControl: six hours), plus 30 s a move.
 LIVE_OPTIONS = GameOptions(6 * 3600, 30, 6, "belgian", True)
+# A correspondence game: three days a move (docs/correspondence.md).
+CORRESPONDENCE_OPTIONS = GameOptions(3 * 24 * 3600, 0, 6, "standard", True)
+LIVE_PAIRS = [
+    ("karl", "nina", LIVE_OPTIONS),
+    ("oscar", "paula", LIVE_OPTIONS),
+    ("nina", "oscar", CORRESPONDENCE_OPTIONS),
+]
 
 
 class Command(BaseCommand):
@@ -172,14 +178,15 @@ class Command(BaseCommand):
         self._games_in_progress(users, rng)
 
     def _games_in_progress(self, users, rng):
-        """A game in progress for each pair of ``LIVE_PAIRS``, on the longest clock the server
-        allows (``LIVE_OPTIONS``), so a newcomer finds them still being played hours after
+        """A game in progress for each pair of ``LIVE_PAIRS``, on the longest live clock the
+        server allows (``LIVE_OPTIONS``) or a correspondence clock of three days a move
+        (``CORRESPONDENCE_OPTIONS``), so a newcomer finds them still being played hours after
         ``make run``; nobody moves in them, so in the end a flag falls. Each run (``make run``
         runs this command every time) makes a new one for a pair whose game has ended, after
         adjudicating one whose time ran out while the site was stopped; a pair whose game is
         still in progress is left alone."""
         now = timezone.now()
-        for black, white in LIVE_PAIRS:
+        for black, white, options in LIVE_PAIRS:
             live = Game.objects.filter(
                 black=users[black], white=users[white], status=Game.Status.STARTED
             ).first()
@@ -190,7 +197,7 @@ class Command(BaseCommand):
             play_demo_game(
                 black=users[black],
                 white=users[white],
-                options=LIVE_OPTIONS,
+                options=options,
                 start_at=now - timedelta(minutes=3),
                 plies=12,
                 rng=rng,

@@ -429,7 +429,10 @@ def test_every_task_delivered_three_times_does_its_work_once(
     from datetime import timedelta
 
     from analysis.models import Analysis
-    from games.models import Challenge
+    from games import services as game_services
+    from games.models import Challenge, Vacation
+    from games.options import GameOptions
+    from notifications.models import Notification
     from pools.models import PoolSeek
     from ratings.models import RatingChange, RecomputeRequest
     from ratings.recompute import ratings_recompute
@@ -490,6 +493,22 @@ def test_every_task_delivered_three_times_does_its_work_once(
         "POST", "/api/v1/computer/games/", {"level": 1, "colour": "white", "preset": "rapid-10+0"}
     )
     assert status == 201, against  # the computer, Black, is to move at ply 0
+    # A correspondence game just begun (its player to move is told once), and a player back
+    # from a vacation whose planned end passed (the stopped turn goes on, once).
+    days = GameOptions(3 * 86_400, 0, 6, "standard", True)
+    told = new_player(make_player, "cb")
+    game_services.game_create(
+        black=told, white=new_player(make_player, "cw"), options=days, now=timezone.now()
+    )
+    away = new_player(make_player, "vb")
+    stopped = game_services.game_create(
+        black=away,
+        white=new_player(make_player, "vw"),
+        options=days,
+        now=timezone.now() - timedelta(days=2),
+    )
+    game_services.vacation_start(user=away, now=timezone.now() - timedelta(days=1))
+    Vacation.objects.filter(user=away).update(ends_at=timezone.now() - timedelta(minutes=1))
 
     deliveries = [
         ("games.tasks.sweep_flags", ()),
@@ -509,6 +528,7 @@ def test_every_task_delivered_three_times_does_its_work_once(
         ("notifications.tasks.send_due_emails", ()),
         ("pools.tasks.pair", ()),
         ("tournaments.tasks.remind_players", ()),
+        ("games.tasks.correspondence_notify", ()),
     ]
     # every task the site has (not Celery's own, nor those other tests register): a new one
     # must be added here
@@ -532,10 +552,13 @@ def test_every_task_delivered_three_times_does_its_work_once(
             and Analysis.objects.get(pk=analysis.pk).status == Analysis.Status.DONE
             and PoolSeek.objects.filter(status=PoolSeek.Status.PAIRED).count() == 2
             and Game.objects.get(pk=against["id"]).ply == 1
+            and Notification.objects.filter(user=told, kind="your_move").exists()
+            and Vacation.objects.get(user=away).resumed
         )
 
     assert wait_for(all_done, 30), stack.tails()
     first_notices = dict(JoinRequest.objects.values_list("pk", "admins_notified_at"))
+    resumed_deadline = Game.objects.get(pk=stopped.pk).flag_deadline
     time.sleep(3.0)  # the rest of the deliveries arrive and find the work done
     unchanged_afterwards(flagged)
     assert dict(JoinRequest.objects.values_list("pk", "admins_notified_at")) == first_notices
@@ -555,6 +578,12 @@ def test_every_task_delivered_three_times_does_its_work_once(
     assert paired.count() == 1  # one game for the two, not one per delivery
     assert Move.objects.filter(game_id=against["id"]).count() == 1  # the computer moved once
     assert Game.objects.get(pk=against["id"]).ply == 1
+    assert Notification.objects.filter(user=told, kind="your_move").count() == 1
+    # the turn went on from the two days it had left when the vacation began (a day into its
+    # three), once: a second resume would have moved the deadline
+    assert resumed_deadline is not None
+    assert Game.objects.get(pk=stopped.pk).flag_deadline == resumed_deadline
+    assert timedelta(hours=47) < resumed_deadline - timezone.now() <= timedelta(days=2)
     assert ratings_recompute().changes_that_differed == 0
     worker_log = stack.services["worker"].log.read_text()
     assert "Traceback" not in worker_log, worker_log[-3000:]

@@ -40,9 +40,9 @@ async def past_earlier_events(socket, message: dict, first: dict) -> dict:
     earlier = 0
     while message["type"] == "state" and message["state"]["version"] <= version:
         state = message["state"]
-        assert state["version"] <= version and state["moves"][-1]["ply"] <= version, message
+        assert all(move["ply"] <= version for move in state["moves"]), message
         earlier += 1
-        assert earlier <= version, "more earlier events than the moves made before the socket"
+        assert earlier <= version + 1, "more earlier events than the game's changes before"
         message = await next_message(socket)
     return message
 
@@ -332,7 +332,8 @@ def test_a_change_published_while_a_socket_connects_comes_after_its_state(
     async def watch() -> list[dict]:
         url = asgi_live_server.replace("http://", "ws://") + f"/ws/games/{game.pk}/"
         async with connect(url, origin=asgi_live_server) as socket:
-            return [await next_message(socket), await next_message(socket)]
+            first = await next_message(socket)
+            return [first, await past_earlier_events(socket, await next_message(socket), first)]
 
     with mock.patch.object(GameConsumer, "_state", state_then_a_move):
         first, second = asyncio.run(watch())

@@ -247,6 +247,10 @@ class Game(TimeControlFields):
         return self.position[0]
 
     @property
+    def player_to_move_id(self) -> int:
+        return self.black_id if self.side_to_move == "b" else self.white_id
+
+    @property
     def clock(self) -> ClockState:
         return ClockState(
             black_ms=self.black_ms,

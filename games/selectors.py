@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 from core.errors import NotFound
 from games import engine
+from games.clock import LIVE_LIMIT_SECONDS
 from games.models import Challenge, ChatMessage, ChatMute, Game, Move, Vacation
 
 #: :attr:`Game.aborted_unplayed` as a query filter: games over before any move was played
@@ -350,6 +351,15 @@ def outcome_told(result: str, colour: str) -> str:
 
 
 # --- vacations (games.services.vacation) ---------------------------------------------------------
+
+
+def correspondence_running() -> QuerySet[Game]:
+    """Correspondence games in progress whose clock runs (not stopped by a vacation)."""
+    return Game.objects.filter(
+        status=Game.Status.STARTED,
+        base_seconds__gt=LIVE_LIMIT_SECONDS,
+        flag_deadline__isnull=False,
+    )
 
 
 def vacation_current(user_id: int, now: datetime) -> Vacation | None:

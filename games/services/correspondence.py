@@ -11,6 +11,7 @@ from datetime import datetime, timedelta
 
 from games import clock as game_clock
 from games.models import Game
+from games.selectors import correspondence_running
 from notifications.services import notification_create
 
 #: A turn begun this long ago still gets its "your move" (sweeps missed in the meantime).
@@ -18,16 +19,11 @@ YOUR_MOVE_LOOKBACK = timedelta(minutes=10)
 
 
 def _in_progress():
-    return Game.objects.filter(
-        status=Game.Status.STARTED,
-        base_seconds__gt=game_clock.LIVE_LIMIT_SECONDS,
-        flag_deadline__isnull=False,
-    ).select_related("black", "white")
+    return correspondence_running().select_related("black", "white")
 
 
 def _data(game: Game) -> dict:
-    to_move = game.black if game.side_to_move == "b" else game.white
-    opponent = game.white if to_move.pk == game.black_id else game.black
+    opponent = game.white if game.side_to_move == "b" else game.black
     return {
         "game": game.pk,
         "ply": game.ply,

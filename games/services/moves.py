@@ -173,7 +173,7 @@ def _advance(game: Game, engine_game: engine.Game, outcome, colour: str, now: da
     game.white_ms = timing.clock.white_ms
     game.turn_started_at = now
     game.flag_deadline = timing.clock.deadline()
-    if game.days_per_move and _next_on_vacation(game, now):
+    if game.days_per_move and on_vacation(game.player_to_move_id, now):
         game.flag_deadline = None  # the turn starts stopped (games.services.vacation)
     if game.draw_offer == engine.opponent(colour):
         game.draw_offer = ""  # moving on declines the opponent's offer
@@ -187,11 +187,6 @@ def _advance(game: Game, engine_game: engine.Game, outcome, colour: str, now: da
         position_after=game.position,
         pushed_off=outcome.pushed_off is not None,
     )
-
-
-def _next_on_vacation(game: Game, now: datetime) -> bool:
-    """Whether the player whose turn ``game`` (just advanced) now is, is on vacation."""
-    return on_vacation(game.black_id if game.side_to_move == "b" else game.white_id, now)
 
 
 def _played_document(move_row: Move) -> dict:

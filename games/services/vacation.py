@@ -22,7 +22,7 @@ from core.errors import Conflict
 from games import clock as game_clock
 from games import move_store
 from games.models import Game, Vacation
-from games.selectors import on_vacation, vacation_current, vacation_left
+from games.selectors import correspondence_running, on_vacation, vacation_current, vacation_left
 from games.services.lifecycle import after_commit
 
 
@@ -105,11 +105,7 @@ def vacations_hold(*, now: datetime) -> int:
     """Stop the running turns of players on vacation; how many. A move that gave a player the
     turn while their vacation began (each read before the other committed) leaves it running:
     this sweep's repair, days before such a turn could fall."""
-    running = Game.objects.filter(
-        status=Game.Status.STARTED,
-        base_seconds__gt=game_clock.LIVE_LIMIT_SECONDS,
-        flag_deadline__isnull=False,
-    )
+    running = correspondence_running()
     away = {"vacations__started_at__lte": now, "vacations__ends_at__gt": now}
     found = running.filter(
         Q(position__startswith="b", **{f"black__{k}": v for k, v in away.items()})
@@ -121,14 +117,10 @@ def vacations_hold(*, now: datetime) -> int:
             user_id = black_id if position.startswith("b") else white_id
             User.objects.select_for_update().filter(pk=user_id).first()
             game = move_store.lock(game_id)
-            if _player_to_move(game) == user_id and on_vacation(user_id, now):
+            if game.player_to_move_id == user_id and on_vacation(user_id, now):
                 _stop(game, now)
                 held += 1
     return held
-
-
-def _player_to_move(game: Game) -> int:
-    return game.black_id if game.side_to_move == "b" else game.white_id
 
 
 def vacations_resume(*, now: datetime) -> int:

@@ -40,6 +40,7 @@ class Termination(models.TextChoices):
     AGREEMENT = "agreement", _("Draw agreed")
     REPETITION = "repetition", _("Threefold repetition")
     MOVE_CAP = "move_cap", _("Move limit")
+    ADJUDICATED = "adjudicated", _("Adjudicated at the round's deadline")
     NO_LEGAL_MOVES = "no_legal_moves", _("No legal move")
     ABANDONED = "abandoned", _("Abandoned before the first moves")
     FORFEIT = "forfeit", _("Forfeit")
@@ -185,6 +186,7 @@ class Game(TimeControlFields):
             Termination.ABANDONED,
             Termination.FORFEIT,
             Termination.ABORTED,
+            Termination.ADJUDICATED,
         ),
         blank=True,
     )

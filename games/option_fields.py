@@ -123,6 +123,23 @@ def _days_a_move(days: int) -> str:
     return lazy(say, str)()
 
 
+def correspondence_days_field(**kwargs) -> forms.TypedChoiceField:
+    """A correspondence clock's days a move ("3 days a move"), or none (empty: a live clock)."""
+    return forms.TypedChoiceField(
+        **{
+            "choices": [
+                ("", _("No: a live clock")),
+                *((days, _days_a_move(days)) for days in CORRESPONDENCE_DAYS),
+            ],
+            "coerce": int,
+            "empty_value": None,
+            "required": False,
+            "label": _("Correspondence"),
+            **kwargs,
+        }
+    )
+
+
 def base_minutes_field(**kwargs) -> forms.FloatField:
     """A custom clock's minutes each (a quarter of a minute up to the longest base time)."""
     return forms.FloatField(

@@ -66,7 +66,10 @@ def _challenge_declined(d: Data) -> str:
 
 def _game_started(d: Data) -> str:
     minutes, seconds = divmod(int(d.get("first_move_seconds") or 0), 60)
-    if minutes and seconds:
+    days, rest = divmod(minutes, 24 * 60)
+    if days and not rest and not seconds:  # a correspondence game's days
+        wait = ngettext("%(days)d day", "%(days)d days", days) % {"days": days}
+    elif minutes and seconds:
         wait = _("%(minutes)s min %(seconds)s s") % {"minutes": minutes, "seconds": seconds}
     elif minutes:
         wait = _("%(minutes)s min") % {"minutes": minutes}
@@ -79,7 +82,7 @@ def _game_started(d: Data) -> str:
         "where": _where(d),
         "opponent": d.get("opponent"),
         "colour": _colour(d.get("colour")),
-        "clock": d.get("clock"),
+        "clock": _clock(d),
         "wait": wait,
     }
 

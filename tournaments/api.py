@@ -17,8 +17,10 @@ from rest_framework.views import APIView
 from clubs.models import Club
 from core.errors import NotFound
 from core.serializers import StrictModelSerializer, TextField
+from games.clock import CORRESPONDENCE_DAYS, DAY_SECONDS
 from tournaments import actions, board_selectors, cup_selectors, exports, selectors, services
 from tournaments.models import Entrant, Round, Tournament
+from tournaments.models.event import ROUND_DAYS_MAX
 from tournaments.selectors import tournament_by_slug as _tournament
 from tournaments.tiebreaks import TIEBREAKS
 from tournaments.tiebreaks.team import TEAM_TIEBREAKS
@@ -107,7 +109,19 @@ class TournamentSerializer(StrictModelSerializer):
         read_only_fields = ["slug", "club", "status", "current_round", "url"]
         extra_kwargs = {
             "rounds": {"min_value": 1, "max_value": 30},
-            "base_seconds": {"min_value": 1, "max_value": 6 * 3600},
+            "base_seconds": {
+                "min_value": 1,
+                "max_value": max(CORRESPONDENCE_DAYS) * DAY_SECONDS,
+                "help_text": "seconds each (a live clock, up to 6 hours), or a correspondence "
+                "clock: 1, 2, 3, 5, 7 or 14 days a move, as days x 86400, increment 0",
+            },
+            "round_days": {
+                "min_value": 1,
+                "max_value": ROUND_DAYS_MAX,
+                "help_text": "a correspondence event's round deadline in days from the round's "
+                "start (null: none); games still in play then are adjudicated as at the move "
+                "limit (max_plies_result)",
+            },
             "increment_seconds": {"min_value": 0, "max_value": 600},
             "marbles_to_win": {"min_value": 1, "max_value": 6},
             "max_players": {"min_value": 2},
@@ -233,6 +247,11 @@ class BoardDocument(serializers.Serializer):
 class RoundDocument(serializers.Serializer):
     number = serializers.IntegerField()
     status = serializers.ChoiceField(choices=Round.Status.choices)
+    deadline_at = serializers.DateTimeField(
+        allow_null=True,
+        help_text="a correspondence round's deadline: its games still in play are adjudicated "
+        "then (null: none)",
+    )
     boards = BoardDocument(many=True)
 
 
@@ -385,6 +404,7 @@ class TournamentReadView(APIView):
                     {
                         "number": round_.number,
                         "status": round_.status,
+                        "deadline_at": round_.deadline_at,
                         "boards": [
                             board_selectors.board_document(b)
                             for b in round_.boards.select_related(

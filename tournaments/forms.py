@@ -6,8 +6,10 @@ from django.utils.translation import gettext_lazy as _
 from django_countries import countries
 
 from core.errors import ServiceError
+from games.clock import TimeControl
 from games.option_fields import (
     base_minutes_field,
+    correspondence_days_field,
     increment_seconds_field,
     marbles_to_win_field,
     start_field,
@@ -15,6 +17,7 @@ from games.option_fields import (
 )
 from games.options import CUSTOM, custom_start
 from tournaments.models import Board, Tournament, default_tiebreaks
+from tournaments.models.event import ROUND_DAYS_MAX
 from tournaments.pairing.matches import MAX_GAMES
 from tournaments.services.setup import (
     CUP_RANGES,
@@ -165,6 +168,22 @@ class TournamentForm(forms.Form):
     )
     base_minutes = base_minutes_field(initial=10, help_text=_("minutes each (on the server)"))
     increment_seconds = increment_seconds_field(initial=0)
+    correspondence_days = correspondence_days_field(
+        help_text=_(
+            "days a move instead of the minutes above: a correspondence event, all games of a "
+            "round at once"
+        ),
+    )
+    round_days = forms.IntegerField(
+        min_value=1,
+        max_value=ROUND_DAYS_MAX,
+        required=False,
+        label=_("Round deadline (days)"),
+        help_text=_(
+            "correspondence: a round closes this many days after it starts; its games still in "
+            "play are then decided as at the move limit. Empty: when its games end"
+        ),
+    )
     marbles_to_win = marbles_to_win_field(initial=6, help_text=_("6 standard, 4 blitz"))
     start_position = start_field(
         initial="belgian",
@@ -177,6 +196,7 @@ class TournamentForm(forms.Form):
     max_plies_result = forms.ChoiceField(
         choices=[("draw", _("Draw")), ("marbles", _("Won by more marbles pushed off"))],
         label=_("At the move limit (400 plies)"),
+        help_text=_("and for a correspondence round's games still in play at its deadline"),
     )
     rated = forms.BooleanField(required=False, initial=True, label=_("Rated"))
     play_mode = forms.ChoiceField(choices=Tournament.PlayMode.choices, label=_("Play mode"))
@@ -296,8 +316,9 @@ class TournamentForm(forms.Form):
 
     #: The form's fields for the settings fixed once the event has started (the service's,
     #: the base time in minutes here).
-    FIXED_ONCE_STARTED = tuple(
-        "base_minutes" if name == "base_seconds" else name for name in FIXED_ONCE_STARTED
+    FIXED_ONCE_STARTED = (
+        *("base_minutes" if name == "base_seconds" else name for name in FIXED_ONCE_STARTED),
+        "correspondence_days",
     )
 
     def __init__(self, *args, started: bool = False, **kwargs):
@@ -392,7 +413,11 @@ class TournamentForm(forms.Form):
             if not data["tiebreaks"]:
                 data["tiebreaks"] = default_tiebreaks(self.initial.get("format", "swiss"))
             return data
+        days = data.pop("correspondence_days", None)
         data["base_seconds"] = round(data.pop("base_minutes") * 60)
+        if days:  # a correspondence clock: days a move, no increment
+            data["base_seconds"] = TimeControl.correspondence(days).base_seconds
+            data["increment_seconds"] = 0
         if data.get("start_position") != CUSTOM:
             data["custom_position"] = ""  # the text left in the box is not this start's
         if not data["tiebreaks"]:
@@ -404,7 +429,9 @@ class TournamentForm(forms.Form):
         fields = {
             name: getattr(tournament, name) for name in cls.base_fields if hasattr(tournament, name)
         }
-        fields["base_minutes"] = (tournament.base_seconds or 600) / 60
+        fields["correspondence_days"] = tournament.days_per_move or ""
+        live_seconds = 600 if tournament.days_per_move else tournament.base_seconds
+        fields["base_minutes"] = (live_seconds or 600) / 60
         fields["bye_points"] = f"{tournament.bye_points.normalize():f}"
         for slot, code in enumerate(tournament.tiebreaks, start=1):
             fields[f"tiebreak_{slot}"] = code

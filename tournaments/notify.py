@@ -162,6 +162,7 @@ def game_started(tournament: Tournament, round_: Round, board: Board, now: datet
                 "opponent": _name(opponent),
                 "colour": colour,
                 "clock": clock,
+                "days_per_move": game.days_per_move,
                 "first_move_seconds": game.first_move_seconds,
             },
             url=f"/games/{game.pk}/",

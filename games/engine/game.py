@@ -372,9 +372,12 @@ class Game:
         elif settings.threefold_repetition and self._seen[self.position] >= 3:
             self._finish(DRAW, "repetition")
         elif self.ply - self._placements >= settings.max_plies:
-            self._finish(self._move_cap_result(), "move_cap")
+            self._finish(self.adjudicated_result(), "move_cap")
 
-    def _move_cap_result(self) -> str:
+    def adjudicated_result(self) -> str:
+        """The result of this game ended unfinished by the settings' rule (``max_plies_result``):
+        a draw, or a win for the side that pushed off more marbles (equal: a draw). The move
+        limit ends a game so; a correspondence round's deadline too (``tournaments``)."""
         if self.settings.max_plies_result == "draw":
             return DRAW
         black_score, white_score = self.pushed_off_by(BLACK), self.pushed_off_by(WHITE)

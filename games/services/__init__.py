@@ -36,6 +36,7 @@ from games.services.chat import chat_mute, chat_post
 from games.services.correspondence import correspondence_notify
 from games.services.lifecycle import (
     game_adjudicate,
+    game_adjudicate_unfinished,
     game_create,
     game_current,
     game_finish,
@@ -73,6 +74,7 @@ __all__ = [
     "challenges_expire",
     "game_abort",
     "game_adjudicate",
+    "game_adjudicate_unfinished",
     "game_claim_flag",
     "game_create",
     "game_current",

@@ -154,6 +154,23 @@ def game_adjudicate(*, game_id: int, now: datetime) -> bool:
         return adjudicate_locked(game, now)
 
 
+def game_adjudicate_unfinished(*, game_id: int, now: datetime) -> bool:
+    """End a game still in play at ``now`` by its rule for an unfinished game (a draw, or a
+    win for the side that pushed off more marbles: the event's ``max_plies_result``), as a
+    correspondence round's deadline asks. A flag that has fallen is adjudicated as a flag.
+    Idempotent: False if the game was over already."""
+    with transaction.atomic():
+        game = move_store.lock(game_id)
+        if not game.is_active:
+            return False
+        if game.clock.is_flagged(now):
+            return adjudicate_locked(game, now)
+        engine_game, _documents = move_store.history(game)
+        return finish_locked(
+            game, engine_game.adjudicated_result(), Game.Termination.ADJUDICATED, now
+        )
+
+
 def game_current(*, game_id: int, now: datetime) -> Game:
     """The game as of ``now``, with both players: a deadline that has passed is adjudicated
     first, so every reader (the API, the page, the socket) sees the same game. NotFound if none.

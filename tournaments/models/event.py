@@ -10,11 +10,13 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from django_countries.fields import CountryField
 
-from games.clock import TimeControl
+from games.clock import TimeControl, per_move_days
 from games.models import START_CHOICES, time_control_label
 from tournaments.pairing import knockout
 
 NOTE_LENGTH = 1000
+#: The longest a correspondence event's round may last, in days.
+ROUND_DAYS_MAX = 120
 
 DEFAULT_TIEBREAKS = ["buchholz_cut1", "buchholz", "sonneborn_berger", "direct_encounter", "wins"]
 #: A round-robin's: everybody meets everybody, so Buchholz says nothing (FIDE C.07 13).
@@ -200,6 +202,11 @@ class Tournament(models.Model):
     first_move_seconds = models.PositiveIntegerField(
         default=180, validators=[MinValueValidator(10), MaxValueValidator(3600)]
     )
+    # Correspondence events: the days a round may last from its start; its games still in play
+    # then are adjudicated by ``max_plies_result`` (tournaments.services.rounds). Empty: none.
+    round_days = models.PositiveSmallIntegerField(
+        null=True, blank=True, validators=[MinValueValidator(1), MaxValueValidator(ROUND_DAYS_MAX)]
+    )
     # Chat on the pages of the event's server games (games.services.chat); the directors may
     # change it at any time, games in play included.
     chat_enabled = models.BooleanField(default=True)
@@ -336,6 +343,11 @@ class Tournament(models.Model):
         if self.bye_requests_max is not None:
             return self.bye_requests_max
         return self.rounds // 2
+
+    @property
+    def days_per_move(self) -> int | None:
+        """A correspondence event's days a move (``games.clock``); None for a live clock."""
+        return per_move_days(self.base_seconds)
 
     @property
     def time_control_label(self) -> str:

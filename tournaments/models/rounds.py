@@ -22,6 +22,9 @@ class Round(models.Model):
     paired_at = models.DateTimeField(null=True, blank=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # When a round started with the event's ``round_days`` closes: its games still in play are
+    # adjudicated then (tournaments.services.rounds.rounds_close_overdue).
+    deadline_at = models.DateTimeField(null=True, blank=True, db_index=True)
 
     class Meta:
         ordering = ["tournament", "number"]

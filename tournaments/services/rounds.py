@@ -19,6 +19,8 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 from core.errors import Conflict, NotFound, ServiceError, engine_text
 from core.jobs import enqueue
+from games.models import Game
+from games.services import game_adjudicate_unfinished
 from tournaments import draw, notify, team_draw
 from tournaments.identity import initial_order_key
 from tournaments.models import AuditEntry, Board, Entrant, Round, TeamMatch, Tournament
@@ -111,6 +113,8 @@ def tournaments_move_on(*, now: datetime) -> int:
     3. A background pairing that has not answered for ``PAIRING_JOB_PATIENCE_SECONDS`` (its message lost
        with Redis, its worker killed) is asked for again, unless a job is pairing that
        tournament right now (it holds the tournament's row).
+    4. A correspondence round whose deadline has passed has its games still in play adjudicated
+       (:func:`rounds_close_overdue`).
     """
     moved = 0
     due = Round.objects.filter(
@@ -137,7 +141,25 @@ def tournaments_move_on(*, now: datetime) -> int:
     ).values_list("pk", flat=True)
     for tournament_id in [*waiting, *stale]:
         moved += _request_pairing_if_idle(tournament_id, now)
+    moved += rounds_close_overdue(now=now)
     return moved
+
+
+def rounds_close_overdue(*, now: datetime) -> int:
+    """Close each correspondence round whose deadline has passed at ``now``: each of its games
+    still in play is adjudicated by the event's rule for an unfinished game (a flag that fell
+    first, as a flag), which gives its board its result, and the round closes as any round
+    does once the last board has one (``round_finish_if_complete``, by the game's hook). How
+    many games it ended. Idempotent: a game over already is left as it is.
+
+    Each game in a transaction of its own, the game's lock first as every finished game takes
+    them (games.hooks), never under the tournament's lock."""
+    games = Board.objects.filter(
+        round__status=Round.Status.STARTED,
+        round__deadline_at__lte=now,
+        game__status=Game.Status.STARTED,
+    ).values_list("game_id", flat=True)
+    return sum(game_adjudicate_unfinished(game_id=game_id, now=now) for game_id in list(games))
 
 
 def pairing_job_patience() -> timedelta:
@@ -415,7 +437,9 @@ def _start_locked(tournament: Tournament, round_: Round, now: datetime) -> None:
     _games_create(tournament, round_, round_.boards.all(), now)
     round_.status = Round.Status.STARTED
     round_.started_at = now
-    round_.save(update_fields=["status", "started_at"])
+    if tournament.round_days and tournament.play_mode == Tournament.PlayMode.SERVER:
+        round_.deadline_at = now + timedelta(days=tournament.round_days)
+    round_.save(update_fields=["status", "started_at", "deadline_at"])
     round_finish_if_complete(tournament, round_, now)
 
 

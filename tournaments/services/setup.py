@@ -16,10 +16,11 @@ from django_countries import countries
 from accounts.models import User
 from clubs.models import Club
 from core.errors import Conflict, InvalidInput, NotFound, Unprocessable
+from games.clock import per_move_days
 from games.models import Game
 from games.options import CUSTOM, GameOptions, custom_start
 from tournaments.models import Arbiter, Round, Tournament, default_tiebreaks
-from tournaments.models.event import TEAM_FORMATS
+from tournaments.models.event import ROUND_DAYS_MAX, TEAM_FORMATS
 from tournaments.pairing.matches import MAX_GAMES
 from tournaments.permissions import require_club_admin, require_director
 from tournaments.services.common import locked
@@ -65,6 +66,7 @@ SETTINGS_FIELDS = (
     "round_start",
     "round_pause_seconds",
     "first_move_seconds",
+    "round_days",
     "chat_enabled",
     "tiebreaks",
     "tiebreak_rules",
@@ -146,6 +148,7 @@ def _validate_settings(fields: dict, current: Tournament | None = None) -> dict:
             raise InvalidInput(gettext("%(cap)s is a number of rounds, 0 to 30.") % {"cap": cap})
     if "first_move_seconds" in fields and not 10 <= int(fields["first_move_seconds"]) <= 3600:
         raise InvalidInput(gettext("The time for a first move is 10 to 3600 seconds."))
+    _validate_round_days(fields, current)
     for name, low, high in CUP_RANGES + TEAM_RANGES:
         if name in fields and not _int_between(fields[name], low, high):
             raise InvalidInput(
@@ -250,6 +253,48 @@ def _validate_settings(fields: dict, current: Tournament | None = None) -> dict:
             rated=fields.get("rated", True) and fields.get("play_mode", "server") == "server",
         ).validated()
     return fields
+
+
+def _validate_round_days(fields: dict, current: Tournament | None) -> None:
+    """A round's deadline in days (``round_days``): a correspondence event's, whose boards each
+    play one game (a match's next games, a cup's tie-breaks, would outlive the deadline)."""
+    days = fields.get("round_days", current.round_days if current else None)
+    if days in (None, ""):
+        if "round_days" in fields:
+            fields["round_days"] = None
+        return
+    if not _int_between(days, 1, ROUND_DAYS_MAX):
+        raise InvalidInput(
+            gettext("round_days is a whole number of days, 1 to %(max)s, or empty.")
+            % {"max": ROUND_DAYS_MAX},
+            code="invalid_round_days",
+        )
+
+    def setting(name: str):
+        if name in fields:
+            return fields[name]
+        if current is not None:
+            return getattr(current, name)
+        return Tournament._meta.get_field(name).default
+
+    if per_move_days(setting("base_seconds")) is None:
+        raise Unprocessable(
+            gettext(
+                "A round's deadline in days is for a correspondence event: choose a clock of "
+                "days a move, or leave the deadline empty."
+            ),
+            code="round_days_need_correspondence",
+        )
+    if setting("format") in (Tournament.Format.KNOCKOUT, Tournament.Format.TEAM_KNOCKOUT) or (
+        int(setting("match_games") or 1) > 1
+    ):
+        raise Unprocessable(
+            gettext(
+                "A round's deadline is for events whose pairings play one game each, not "
+                "matches or cups."
+            ),
+            code="round_days_not_for_matches",
+        )
 
 
 def _validate_acceleration(fields: dict, current: Tournament | None) -> dict:

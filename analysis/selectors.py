@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
+from accounts.models import User
 from analysis.models import Analysis
 from core.errors import NotFound
 from games import engine
@@ -55,18 +56,22 @@ def legal_moves_document(position: engine.Position) -> dict:
     }
 
 
-def game_line(game_id: int) -> dict | None:
-    """A game that is over, as the analysis board's main line: its start, each move with the
-    position after it, and its latest finished analysis (the evaluation after each ply, the
-    drops) if there is one. None for no such game or one still being played: the board does not
-    help the players of a running game."""
-    game = (
-        Game.objects.select_related("black", "white")
-        .filter(pk=game_id)
-        .exclude(status=Game.Status.STARTED)
-        .first()
-    )
+def game_line(game_id: int, viewer: User | None = None) -> dict | None:
+    """A game as the analysis board's main line: its start, each move with the position after
+    it, and its latest finished analysis (the evaluation after each ply, the drops) if there is
+    one. A game still being played is shown only to one of its players, and only a
+    correspondence game (``running``: the board is where they prepare their conditional moves;
+    the page shows no engine for it); None for any other running game or no such game."""
+    game = Game.objects.select_related("black", "white").filter(pk=game_id).first()
     if game is None:
+        return None
+    running = game.status == Game.Status.STARTED
+    if running and not (
+        game.days_per_move
+        and viewer is not None
+        and viewer.is_authenticated
+        and game.colour_of(viewer) is not None
+    ):
         return None
     moves = game.moves.order_by("ply").values_list("notation", "position_after")
     analysis = (
@@ -80,7 +85,8 @@ def game_line(game_id: int) -> dict | None:
         "white": game.white.shown_name,
         "result": game.result or "",
         "finished": game.status == Game.Status.FINISHED,
+        "running": running,
         "start": game.start_position,
         "moves": [{"notation": notation, "position": after} for notation, after in moves],
-        "analysis": analysis_document(analysis) if analysis is not None else None,
+        "analysis": analysis_document(analysis) if analysis is not None and not running else None,
     }

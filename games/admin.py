@@ -1,6 +1,15 @@
 from django.contrib import admin
 
-from .models import Challenge, ChatMessage, ChatMute, ComputerTurn, Game, Move, Vacation
+from .models import (
+    Challenge,
+    ChatMessage,
+    ChatMute,
+    ComputerTurn,
+    ConditionalMoves,
+    Game,
+    Move,
+    Vacation,
+)
 
 
 class MoveInline(admin.TabularInline):
@@ -68,3 +77,10 @@ class VacationAdmin(admin.ModelAdmin):
     list_filter = ("resumed",)
     search_fields = ("user__username",)
     raw_id_fields = ("user",)
+
+
+@admin.register(ConditionalMoves)
+class ConditionalMovesAdmin(admin.ModelAdmin):
+    list_display = ("id", "game", "player", "ply", "updated_at")
+    search_fields = ("player__username",)
+    raw_id_fields = ("game", "player")

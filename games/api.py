@@ -18,7 +18,7 @@ from core.errors import InvalidInput, NotFound
 from core.schema import choice_or_blank
 from core.serializers import StrictSerializer, TextField, validated
 from core.throttle import throttle
-from games import selectors, services
+from games import conditional, selectors, services
 from games.models import Challenge, ChatMessage, Game
 from games.serializers import (
     ChallengeCreateSerializer,
@@ -233,6 +233,53 @@ class GamePremoveView(APIView):
         return Response(
             {"version": game.ply, "moves": selectors.premove_candidates(game, request.user)}
         )
+
+
+class ConditionalMovesInput(StrictSerializer):
+    ply = serializers.IntegerField(
+        min_value=0, help_text="the game's ply you saw (409 stale_ply when it moved on)"
+    )
+    lines = serializers.ListField(
+        child=serializers.ListField(
+            child=serializers.CharField(max_length=16),
+            max_length=conditional.MAX_LINE_MOVES,
+        ),
+        max_length=conditional.MAX_LINES,
+        help_text="each line: your opponent's move, your answer, and so on (an even number of "
+        "moves); [] clears them",
+    )
+
+
+class GameConditionalView(APIView):
+    """Your conditional moves in a correspondence game ("if he plays X, I play Y";
+    docs/correspondence.md)."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(responses={200: OpenApiTypes.OBJECT})
+    def get(self, request, game_id: int):
+        game = selectors.game_found(game_id)
+        return Response(selectors.conditional_moves_document(game, request.user))
+
+    @extend_schema(
+        request=ConditionalMovesInput,
+        responses={200: OpenApiTypes.OBJECT},
+        description="Replace your conditional moves, on your opponent's turn at `ply`: when "
+        "they play a move a line foresaw, its answer is played at once for you. 409 your_move, "
+        "stale_ply, game_over, not_correspondence; 400 line_without_answer; 422 illegal_move, "
+        "conflicting_answers (nothing changes).",
+    )
+    def put(self, request, game_id: int):
+        data = validated(ConditionalMovesInput, request.data)
+        services.conditional_moves_set(
+            game_id=game_id,
+            player=request.user,
+            ply=data["ply"],
+            lines=data["lines"],
+            now=timezone.now(),
+        )
+        game = selectors.game_found(game_id)
+        return Response(selectors.conditional_moves_document(game, request.user))
 
 
 class GameRematchView(APIView):

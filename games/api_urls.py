@@ -30,6 +30,11 @@ urlpatterns = [
     path("games/<int:game_id>/chat/", api.GameChatView.as_view(), name="api-game-chat"),
     path("games/<int:game_id>/premoves/", api.GamePremoveView.as_view(), name="api-game-premoves"),
     path(
+        "games/<int:game_id>/conditional/",
+        api.GameConditionalView.as_view(),
+        name="api-game-conditional",
+    ),
+    path(
         "games/<int:game_id>/chat/mute/",
         api.GameChatMuteView.as_view(),
         name="api-game-chat-mute",

@@ -369,3 +369,24 @@ class Vacation(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id}: {self.started_at:%Y-%m-%d %H:%M} to {self.ends_at:%Y-%m-%d %H:%M}"
+
+
+class ConditionalMoves(models.Model):
+    """A player's conditional moves in a correspondence game ("if he plays X, I play Y"):
+    ``lines`` of moves (the opponent's and the answer, in turn; :mod:`games.conditional`) from
+    the position after ``ply``, saved on the opponent's turn. When the opponent plays a move
+    they foresaw, the answer is played at once (``games.services.moves.conditional_follow``)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="conditional_moves")
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    ply = models.PositiveIntegerField()
+    lines = models.JSONField(default=list)
+    updated_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "player"], name="one_conditional_set")
+        ]
+
+    def __str__(self) -> str:
+        return f"game {self.game_id}, player {self.player_id}: {len(self.lines)} lines"

@@ -9,10 +9,18 @@ from django.db.models import Q, QuerySet
 from django.utils.translation import gettext as _
 
 from accounts.models import User
-from core.errors import NotFound
+from core.errors import NotAllowed, NotFound
 from games import engine
 from games.clock import LIVE_LIMIT_SECONDS
-from games.models import Challenge, ChatMessage, ChatMute, Game, Move, Vacation
+from games.models import (
+    Challenge,
+    ChatMessage,
+    ChatMute,
+    ConditionalMoves,
+    Game,
+    Move,
+    Vacation,
+)
 
 #: :attr:`Game.aborted_unplayed` as a query filter: games over before any move was played
 #: (first move not made in time, or aborted), which no player's win/draw/loss record counts.
@@ -321,6 +329,25 @@ def rematch_offer(game_id: int, user: User, *, now: datetime) -> Challenge | Non
         .select_related("challenger", "opponent")
         .first()
     )
+
+
+def conditional_moves_document(game: Game, user: User) -> dict:
+    """``user``'s conditional moves in ``game`` (games.conditional): the ply they start from
+    (the game's when there are none) and the lines; ``can_set``: whether they may be saved now
+    (a player of a correspondence game in play, on the opponent's turn). NotAllowed for one who
+    does not play the game: a player's lines are theirs alone."""
+    colour = game.colour_of(user) if user.is_authenticated else None
+    if colour is None:
+        raise NotAllowed(
+            _("You are not a player of game %(pk)s.") % {"pk": game.pk}, code="not_a_player"
+        )
+    saved = ConditionalMoves.objects.filter(game=game, player=user).first()
+    return {
+        "game": game.pk,
+        "ply": saved.ply if saved else game.ply,
+        "lines": saved.lines if saved else [],
+        "can_set": bool(game.is_active and game.days_per_move and game.side_to_move != colour),
+    }
 
 
 def premove_candidates(game: Game, user: User) -> list[dict]:

@@ -25,12 +25,13 @@ def expire_challenges() -> int:
 @shared_task(name="games.tasks.correspondence_notify", ignore_result=True, expires=30)
 def correspondence_notify() -> int:
     """Every 30 s (beat): the clocks of vacations over started again (and of vacations running,
-    stopped where a move raced the vacation's start), then correspondence games' "your move" and
-    reminders (once each)."""
+    stopped where a move raced the vacation's start), conditional moves whose answer a dead
+    process left unplayed, then correspondence games' "your move" and reminders (once each)."""
     now = timezone.now()
     return (
         services.vacations_resume(now=now)
         + services.vacations_hold(now=now)
+        + services.conditional_moves_pending(now=now)
         + services.correspondence_notify(now=now)
     )
 

@@ -8,6 +8,8 @@
   ``game_draw_answer``, ``game_claim_flag``;
 - :mod:`.chat` -- ``chat_post``, ``chat_mute`` (the players' and the spectators' rooms);
 - :mod:`.correspondence` -- ``correspondence_notify`` (your move, reminders: a sweep);
+- :mod:`.conditional` -- ``conditional_moves_set`` (a player's "if he plays X, I play Y"),
+  ``conditional_moves_pending`` (the sweep's); :mod:`.moves` plays them (``conditional_follow``);
 - :mod:`.vacation` -- ``vacation_start``, ``vacation_end``, ``vacations_resume`` and ``vacations_hold`` (the sweep's;
   the reads are ``games.selectors``' ``vacation_current``, ``vacation_left``, ``vacation_summary``);
 - :mod:`.challenges` -- ``challenge_create`` (and ``..._from_choices``), ``challenge_accept``,
@@ -33,6 +35,7 @@ from games.services.challenges import (
     challenges_expire,
 )
 from games.services.chat import chat_mute, chat_post
+from games.services.conditional import conditional_moves_pending, conditional_moves_set
 from games.services.correspondence import correspondence_notify
 from games.services.lifecycle import (
     game_adjudicate,
@@ -58,6 +61,8 @@ from games.services.vacation import (
 )
 
 __all__ = [
+    "conditional_moves_pending",
+    "conditional_moves_set",
     "challenge_accept",
     "chat_mute",
     "correspondence_notify",

@@ -15,10 +15,10 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from accounts.models import User
-from core.errors import Conflict, NotAllowed
+from core.errors import Conflict, NotAllowed, ServiceError
 from games import clock as game_clock
-from games import engine, move_store, referee
-from games.models import Game, Move
+from games import conditional, engine, move_store, referee
+from games.models import ConditionalMoves, Game, Move
 from games.referee import Refusal
 from games.selectors import move_document, on_vacation
 from games.services.lifecycle import adjudicate_locked, after_commit, finish_locked, game_over_error
@@ -63,15 +63,18 @@ def game_move_apply(
     A move at or after the deadline is not played: the game is adjudicated (lost on time, or
     abandoned during the first moves) and a 409 ``time_out`` is raised after that commits.
     """
+    game = None
     if move_store.compare_and_set_enabled():
         game = _move_compare_and_set(
             game_id=game_id, player=player, move=move, expected_ply=expected_ply, now=now
         )
-        if game is not None:
-            return game
-    return _move_locked(
-        game_id=game_id, player=player, move=move, expected_ply=expected_ply, now=now
-    )
+    if game is None:
+        game = _move_locked(
+            game_id=game_id, player=player, move=move, expected_ply=expected_ply, now=now
+        )
+    if game.days_per_move and game.is_active and has_conditional_moves(game.pk):
+        conditional_follow(game_id=game.pk, now=now)
+    return game
 
 
 def _move_compare_and_set(
@@ -193,3 +196,73 @@ def _played_document(move_row: Move) -> dict:
     return move_document(
         move_row.ply, move_row.notation, move_row.played_at, move_row.clock_ms, move_row.pushed_off
     )
+
+
+# --- conditional moves (correspondence) -----------------------------------------------------------
+
+
+def conditional_follow(*, game_id: int, now: datetime) -> int:
+    """Play the answers that the players' conditional moves give to the moves made since they
+    were saved (games.conditional): an answer to the opponent's last move is played at once, by
+    the locked path, as its player would; the lines that go on after it are kept, the others
+    dropped. Answers may follow answers when both players saved lines. How many moves it played.
+
+    Called by the move path after each move of a correspondence game with conditional moves,
+    and by the correspondence sweep for a move whose process died before its answer: the game's
+    row is locked first, then the conditional moves' rows, and the answer is played in the same
+    transaction, so it is played once or not at all. A flag that has fallen, or an answer the
+    rules refuse, drops the lines and plays nothing.
+    """
+    played_count = 0
+    while _conditional_step(game_id, now):
+        played_count += 1
+    return played_count
+
+
+def _conditional_step(game_id: int, now: datetime) -> bool:
+    with transaction.atomic():
+        game = move_store.lock(game_id)
+        saved = list(
+            ConditionalMoves.objects.select_for_update()
+            .filter(game_id=game_id)
+            .select_related("player")
+            .order_by("pk")
+        )
+        if not saved:
+            return False
+        if not (game.is_active and game.days_per_move) or game.clock.is_flagged(now):
+            ConditionalMoves.objects.filter(game_id=game_id).delete()
+            return False
+        since = min(row.ply for row in saved)
+        played = list(
+            Move.objects.filter(game_id=game_id, ply__gt=since)
+            .order_by("ply")
+            .values_list("notation", flat=True)
+        )
+        for row in saved:
+            answer, left = conditional.follow(row.lines, played[row.ply - since :])
+            if left:
+                row.lines, row.ply = left, game.ply + (1 if answer else 0)
+                row.save(update_fields=["lines", "ply"])
+            else:
+                row.delete()
+            if answer is None:
+                continue
+            try:
+                with transaction.atomic():
+                    _move_locked(
+                        game_id=game_id,
+                        player=row.player,
+                        move=answer,
+                        expected_ply=game.ply,
+                        now=now,
+                    )
+            except ServiceError:
+                ConditionalMoves.objects.filter(game_id=game_id, player=row.player).delete()
+                return False
+            return True
+    return False
+
+
+def has_conditional_moves(game_id: int) -> bool:
+    return ConditionalMoves.objects.filter(game_id=game_id).exists()

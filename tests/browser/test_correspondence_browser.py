@@ -8,12 +8,22 @@ on a phone in French reads the same game: "3 jours", nothing off the screen. Scr
 import re
 
 import pytest
+from django.utils import timezone
 from playwright.sync_api import expect
 
 from games import engine
-from games.models import Game
+from games.models import ConditionalMoves, Game
+from games.options import options_from_choices
+from games.services import challenge_accept, challenge_create, game_move_apply
 from tests.browser.asgi_server import asgi_live_server  # noqa: F401 (a fixture)
-from tests.browser.pages import click_move, clickable_move, in_the_window, move_at, page_opener
+from tests.browser.pages import (
+    click_move,
+    clickable_move,
+    in_the_window,
+    move_at,
+    outside_the_event_loop,
+    page_opener,
+)
 from tests.browser.site_pages import screenshot_dir
 from tests.conftest import PASSWORD
 
@@ -121,9 +131,109 @@ def test_a_correspondence_game_is_challenged_accepted_and_played_in_days(
     assert open_page.problems == []
 
 
-def log_in_french(page) -> None:
+def log_in_french(page, username: str = "bob") -> None:
     page.goto("/accounts/login/")
-    page.locator("#id_username").fill("bob")
+    page.locator("#id_username").fill(username)
     page.locator("#id_password").fill(PASSWORD)
     page.locator("main form button[type=submit]").click()
     page.wait_for_url(lambda url: "/accounts/login/" not in url)
+
+
+def test_conditional_moves_are_saved_on_the_analysis_board_and_answer_the_opponent(
+    open_page, log_in, make_player
+):
+    """Ann (Black) has moved; from her game's page she opens the analysis board of her game
+    (no engine), plays Bob's likely move and her answer, saves the line; Bob plays that move
+    and Ann's answer appears on her game's page at once. Then her lines on a phone in French."""
+    ann, bob = make_player("ann"), make_player("bob")
+    challenge = outside_the_event_loop(
+        challenge_create,
+        challenger=ann,
+        opponent=bob,
+        colour="black",
+        options=options_from_choices({"preset": "correspondence-3d"}),
+        now=timezone.now(),
+    )
+    game = outside_the_event_loop(
+        challenge_accept, challenge_id=challenge.pk, user=bob, now=timezone.now()
+    )
+    start = engine.Position.from_string(game.position)
+    first = engine.legal_moves(start)[0].notation
+    outside_the_event_loop(
+        game_move_apply, game_id=game.pk, player=ann, move=first, expected_ply=0, now=timezone.now()
+    )
+    after_first, _ = engine.apply_move(start, first)
+    theirs = engine.legal_moves(after_first)[2].notation
+    mine = engine.legal_moves(engine.apply_move(after_first, theirs)[0])[4].notation
+
+    page = log_in(open_page(), "ann", PASSWORD)
+    page.set_viewport_size({"width": 1366, "height": 768})
+    page.goto(f"/games/{game.pk}/")
+    page.locator("#conditional-link").click()
+    page.wait_for_url(re.compile(rf"/analysis/\?game={game.pk}"))
+    expect(page.locator("#analysis-board")).to_have_attribute("data-ready", "true")
+    expect(page.locator("#engine-off")).to_be_visible()
+    expect(page.locator("#analyse")).to_have_count(0)  # no engine on a game in play
+    expect(page.locator("#conditional-empty")).to_be_visible()
+    expect(page.locator("#conditional-save")).to_be_disabled()
+    page.locator(f'#legal-moves button[data-move="{theirs}"]').click()
+    expect(page.locator("#board")).to_have_attribute("data-ply", "2")
+    expect(page.locator("#conditional-save")).to_be_disabled()  # their move alone: no answer
+    page.locator(f'#legal-moves button[data-move="{mine}"]').click()
+    expect(page.locator("#board")).to_have_attribute("data-ply", "3")
+    page.locator("#conditional-save").click()
+    expect(page.locator("#conditional-status")).to_have_text(
+        "Line saved: your answer will be played at once."
+    )
+    line = page.locator("#conditional-lines li")
+    expect(line).to_have_count(1)
+    expect(line).to_contain_text(f"if {theirs}, {mine}")
+    section = page.locator("#conditional")
+    section.scroll_into_view_if_needed()
+    in_the_window(page, page.locator("#conditional-save"))
+    page.screenshot(path=str(screenshot_dir() / "sumito-conditional-laptop.png"))
+
+    page.goto(f"/games/{game.pk}/")
+    expect(page.locator("#connection")).to_have_attribute("data-state", "live")
+    outside_the_event_loop(
+        game_move_apply,
+        game_id=game.pk,
+        player=bob,
+        move=theirs,
+        expected_ply=1,
+        now=timezone.now(),
+    )
+    expect(move_at(page, 2)).to_have_text(theirs)
+    expect(move_at(page, 3)).to_have_text(mine)  # answered for her, at once
+    expect(page.locator("#turn")).not_to_have_text(re.compile("^Your turn"))
+    page.screenshot(path=str(screenshot_dir() / "sumito-conditional-answered-laptop.png"))
+
+    # Her lines on a phone in French: a new line saved and deleted again.
+    phone = open_page(width=1280, height=900)
+    phone.context.add_cookies(
+        [{"name": "django_language", "value": "fr", "url": page.url.split("/games")[0]}]
+    )
+    log_in_french(phone, "ann")
+    phone.set_viewport_size({"width": 390, "height": 844})
+    phone.goto(f"/analysis/?game={game.pk}")
+    expect(phone.locator("#analysis-board")).to_have_attribute("data-ready", "true")
+    expect(phone.locator("#conditional-title")).to_have_text("Coups conditionnels")
+    expect(phone.locator("#engine-off")).to_be_visible()
+    position = engine.Position.from_string(Game.objects.get(pk=game.pk).position)
+    theirs = engine.legal_moves(position)[0].notation
+    mine = engine.legal_moves(engine.apply_move(position, theirs)[0])[0].notation
+    phone.locator(f'#legal-moves button[data-move="{theirs}"]').click()
+    expect(phone.locator("#board")).to_have_attribute("data-ply", "4")
+    phone.locator(f'#legal-moves button[data-move="{mine}"]').click()
+    expect(phone.locator("#board")).to_have_attribute("data-ply", "5")
+    save = phone.locator("#conditional-save")
+    save.scroll_into_view_if_needed()
+    in_the_window(phone, save)
+    save.click()
+    expect(phone.locator("#conditional-lines li")).to_contain_text(f"si {theirs}, {mine}")
+    in_the_window(phone, phone.locator("#conditional-lines li"))
+    phone.screenshot(path=str(screenshot_dir() / "sumito-conditional-phone-fr.png"))
+    phone.locator(".conditional-remove").click()
+    expect(phone.locator("#conditional-empty")).to_be_visible()
+    assert not outside_the_event_loop(ConditionalMoves.objects.filter(game=game).exists)
+    assert open_page.problems == []

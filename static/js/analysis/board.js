@@ -10,12 +10,14 @@
  * the moves tried from it), so it is the link to share. The evaluation bar shows the engine's
  * deepest score for the position shown, else the game's analysis at that ply; the chart of that
  * analysis (chart.js) is beside the board, a click on it goes to the ply. The engine's panel is
- * engine.js.
+ * engine.js. A player of a correspondence game in play sees its moves without the engine and
+ * saves conditional moves from its last position (conditional.js).
  */
 import { call } from "sumito/api.js";
 import { COLOUR_NAME, create, moveCells, parsePosition } from "sumito/board.js";
 import { format, gettext } from "sumito/i18n.js";
 import { drawChart } from "sumito/analysis/chart.js";
+import { createConditional } from "sumito/analysis/conditional.js";
 import { createEngine } from "sumito/analysis/engine.js";
 import { renderEvalBar } from "sumito/analysis/evalbar.js";
 import { element, formatScore } from "sumito/analysis/lines.js";
@@ -46,6 +48,7 @@ function start(root) {
   let selection = [];
   let busy = false;
   let chart = null;
+  let conditional = null; // one's own correspondence game in play: its conditional moves
 
   const current = () => ({ position: node.position, notation: node.notation, doc });
   const engine = createEngine({
@@ -173,6 +176,14 @@ function start(root) {
     $("first").disabled = !node.parent || busy;
     $("forward").disabled = !node.children.length || busy;
     $("last").disabled = !node.children.length || busy;
+    if (conditional) conditional.update();
+  }
+
+  /** The moves tried after the game's last move on the path shown, or null if not after it. */
+  function triedAfterGame() {
+    if (!game || !node) return null;
+    const { base, tried } = splitAtGame(node);
+    return base.ply === game.moves.length ? tried : null;
   }
 
   /** The bar: the engine's score for this position, else the game's analysis at this ply. */
@@ -368,6 +379,10 @@ function start(root) {
 
   async function begin() {
     renderGameAnalysis();
+    const conditionalStart = readJson("conditional-start");
+    if (conditionalStart && $("conditional")) {
+      conditional = createConditional({ section: $("conditional"), start: conditionalStart, triedLine: triedAfterGame });
+    }
     let from = tree;
     if (game) from = gameNodeAt(tree, asked.ply === null ? game.moves.length : asked.ply);
     let named = { at: from, problem: "" };

@@ -242,6 +242,7 @@ class ConditionalMovesInput(StrictSerializer):
     lines = serializers.ListField(
         child=serializers.ListField(
             child=serializers.CharField(max_length=16),
+            min_length=2,
             max_length=conditional.MAX_LINE_MOVES,
         ),
         max_length=conditional.MAX_LINES,
@@ -266,7 +267,7 @@ class GameConditionalView(APIView):
         responses={200: OpenApiTypes.OBJECT},
         description="Replace your conditional moves, on your opponent's turn at `ply`: when "
         "they play a move a line foresaw, its answer is played at once for you. 409 your_move, "
-        "stale_ply, game_over, not_correspondence; 400 line_without_answer; 422 illegal_move, "
+        "stale_ply, game_over, not_correspondence; 422 line_without_answer, illegal_move, "
         "conflicting_answers (nothing changes).",
     )
     def put(self, request, game_id: int):

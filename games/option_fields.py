@@ -14,11 +14,12 @@ from django.utils.functional import lazy
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext, pgettext_lazy
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from core.serializers import StrictSerializer, TextField
 from games import engine
-from games.clock import CORRESPONDENCE_DAYS, DAY_SECONDS, TimeControl
+from games.clock import CORRESPONDENCE_DAYS, DAY_SECONDS, LIVE_LIMIT_SECONDS, TimeControl
 from games.models import START_CHOICES
 from games.options import CUSTOM, DEFAULT_START, LIVE_PRESETS, PRESETS
 
@@ -53,6 +54,40 @@ BASE_SECONDS_HELP = (
 
 # --- the API -------------------------------------------------------------------------------------
 
+#: A clock's base as the API's schema states it: a live clock's seconds, or a correspondence
+#: clock's whole days as seconds (games.clock.TimeControl refuses anything else).
+CLOCK_BASE_SCHEMA = {
+    "oneOf": [
+        {"type": "integer", "minimum": 1, "maximum": LIVE_LIMIT_SECONDS},
+        {"type": "integer", "enum": [days * DAY_SECONDS for days in CORRESPONDENCE_DAYS]},
+    ]
+}
+#: A correspondence clock (days a move: a base above six hours, or a correspondence preset) has
+#: no increment: JSON Schema for a serializer's ``request_schema_rules`` (core.schema).
+NO_INCREMENT_WITH_DAYS = [
+    {
+        "anyOf": [
+            {"properties": {"base_seconds": {"maximum": LIVE_LIMIT_SECONDS}}},
+            {"properties": {"increment_seconds": {"maximum": 0}}},
+        ]
+    },
+    {
+        "anyOf": [
+            {"properties": {"preset": {"not": {"pattern": "^correspondence-"}}}},
+            {"properties": {"increment_seconds": {"maximum": 0}}},
+        ]
+    },
+]
+
+
+@extend_schema_field(CLOCK_BASE_SCHEMA)
+class ClockBaseField(serializers.IntegerField):
+    """A clock's base in seconds: a live clock's (at most six hours) or a correspondence clock's
+    whole days; the schema names the values (the service refuses any other)."""
+
+    def __init__(self, **kwargs):
+        super().__init__(min_value=1, max_value=max(CORRESPONDENCE_DAYS) * DAY_SECONDS, **kwargs)
+
 
 class GameOptionsSerializer(StrictSerializer):
     """A new game's clock (a preset, or ``base_seconds`` and ``increment_seconds``), marbles to
@@ -60,13 +95,7 @@ class GameOptionsSerializer(StrictSerializer):
     preset or ``base_seconds`` (null: no clock); the service checks it (its own error codes)."""
 
     preset = serializers.ChoiceField(choices=list(PRESETS), required=False, help_text=PRESET_HELP)
-    base_seconds = serializers.IntegerField(
-        required=False,
-        allow_null=True,
-        min_value=1,
-        max_value=max(CORRESPONDENCE_DAYS) * DAY_SECONDS,
-        help_text=BASE_SECONDS_HELP,
-    )
+    base_seconds = ClockBaseField(required=False, allow_null=True, help_text=BASE_SECONDS_HELP)
     increment_seconds = serializers.IntegerField(
         required=False, min_value=0, max_value=MAX_INCREMENT_SECONDS
     )

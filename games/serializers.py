@@ -3,7 +3,7 @@ from rest_framework import serializers
 from accounts.serializers import PlayerSerializer
 from core.serializers import StrictSerializer
 from games.models import Challenge
-from games.option_fields import GameOptionsSerializer
+from games.option_fields import NO_INCREMENT_WITH_DAYS, GameOptionsSerializer
 
 
 class ChallengeSerializer(serializers.ModelSerializer):
@@ -54,13 +54,21 @@ class ChallengeCreateSerializer(GameOptionsSerializer):
     #: A preset or base_seconds (null: no clock); a game without a clock is not rated. The
     #: service enforces both (games.options), with their own error codes.
     request_schema_rules = {
-        "anyOf": [
-            {"required": ["preset"], "properties": {"base_seconds": {"type": "integer"}}},
-            {"required": ["base_seconds"], "properties": {"base_seconds": {"type": "integer"}}},
+        "allOf": [
             {
-                "required": ["base_seconds", "rated"],
-                "properties": {"rated": {"type": "boolean", "not": {"enum": [True]}}},
+                "anyOf": [
+                    {"required": ["preset"], "properties": {"base_seconds": {"type": "integer"}}},
+                    {
+                        "required": ["base_seconds"],
+                        "properties": {"base_seconds": {"type": "integer"}},
+                    },
+                    {
+                        "required": ["base_seconds", "rated"],
+                        "properties": {"rated": {"type": "boolean", "not": {"enum": [True]}}},
+                    },
+                ]
             },
+            *NO_INCREMENT_WITH_DAYS,
         ]
     }
 

@@ -17,7 +17,7 @@ from rest_framework.views import APIView
 from clubs.models import Club
 from core.errors import NotFound
 from core.serializers import StrictModelSerializer, TextField
-from games.clock import CORRESPONDENCE_DAYS, DAY_SECONDS
+from games.option_fields import NO_INCREMENT_WITH_DAYS, ClockBaseField
 from tournaments import actions, board_selectors, cup_selectors, exports, selectors, services
 from tournaments.models import Entrant, Round, Tournament
 from tournaments.models.event import ROUND_DAYS_MAX
@@ -84,6 +84,12 @@ class TournamentSerializer(StrictModelSerializer):
         allow_blank=True,
         help_text="the event's time zone (IANA name, Europe/Brussels); blank: the site's",
     )
+    base_seconds = ClockBaseField(
+        required=False,
+        allow_null=True,
+        help_text="seconds each (a live clock, up to 6 hours), or a correspondence clock: 1, 2, "
+        "3, 5, 7 or 14 days a move, as days x 86400, increment 0; null: no clock",
+    )
     bye_points = serializers.ChoiceField(
         choices=["0", "0.0", "0.5", "1", "1.0"],
         required=False,
@@ -93,13 +99,18 @@ class TournamentSerializer(StrictModelSerializer):
     #: A game without a clock is not rated: no clock (base_seconds null) needs rated false, or
     #: over-the-board play (the service checks it, and the registration window's order).
     request_schema_rules = {
-        "anyOf": [
-            {"properties": {"base_seconds": {"type": "integer"}}},
+        "allOf": [
             {
-                "required": ["rated"],
-                "properties": {"rated": {"type": "boolean", "not": {"enum": [True]}}},
+                "anyOf": [
+                    {"properties": {"base_seconds": {"type": "integer"}}},
+                    {
+                        "required": ["rated"],
+                        "properties": {"rated": {"type": "boolean", "not": {"enum": [True]}}},
+                    },
+                    {"required": ["play_mode"], "properties": {"play_mode": {"pattern": "^otb$"}}},
+                ]
             },
-            {"required": ["play_mode"], "properties": {"play_mode": {"pattern": "^otb$"}}},
+            *NO_INCREMENT_WITH_DAYS,
         ]
     }
 
@@ -109,12 +120,6 @@ class TournamentSerializer(StrictModelSerializer):
         read_only_fields = ["slug", "club", "status", "current_round", "url"]
         extra_kwargs = {
             "rounds": {"min_value": 1, "max_value": 30},
-            "base_seconds": {
-                "min_value": 1,
-                "max_value": max(CORRESPONDENCE_DAYS) * DAY_SECONDS,
-                "help_text": "seconds each (a live clock, up to 6 hours), or a correspondence "
-                "clock: 1, 2, 3, 5, 7 or 14 days a move, as days x 86400, increment 0",
-            },
             "round_days": {
                 "min_value": 1,
                 "max_value": ROUND_DAYS_MAX,

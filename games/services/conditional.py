@@ -27,7 +27,7 @@ def conditional_moves_set(
     checked against the position at ``ply``, which must be the game's and the opponent's turn.
     Returns the saved row, or None once cleared. Refused, changing nothing: not a player (403),
     not a correspondence game, over, your own turn, another ply (409), a line of an odd number
-    of moves (400), a move the rules refuse, two answers to one move (422)."""
+    of moves, a move the rules refuse, two answers to one move (422)."""
     lines = conditional.normalised(lines)
     if len(lines) > conditional.MAX_LINES or any(
         len(line) > conditional.MAX_LINE_MOVES for line in lines
@@ -39,7 +39,7 @@ def conditional_moves_set(
         )
     for number, line in enumerate(lines, 1):
         if not line or len(line) % 2:
-            raise InvalidInput(
+            raise Unprocessable(
                 _(
                     "Line %(number)s ends with your opponent's move: give your answer to it "
                     "(each line is their move, your answer, and so on)."

@@ -137,7 +137,8 @@ def test_every_refusal_names_its_problem_and_changes_nothing(api, players, new_g
     for who, body, status, code in (
         (white, {"ply": 1, "lines": [[b2, w1]]}, 409, "your_move"),
         (black, {"ply": 0, "lines": [[w1, b2]]}, 409, "stale_ply"),
-        (black, {"ply": 1, "lines": [[w1]]}, 400, "line_without_answer"),
+        (black, {"ply": 1, "lines": [[w1]]}, 400, "invalid"),  # the schema: two moves at least
+        (black, {"ply": 1, "lines": [[w1, b2, w1]]}, 422, "line_without_answer"),
         (black, {"ply": 1, "lines": [[w1, "a1a9"]]}, 422, "illegal_move"),
         (black, {"ply": 1, "lines": [["i9i1", b2]]}, 422, "illegal_move"),
         (

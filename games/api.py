@@ -241,7 +241,7 @@ class ConditionalMovesInput(StrictSerializer):
     )
     lines = serializers.ListField(
         child=serializers.ListField(
-            child=serializers.CharField(max_length=16),
+            child=TextField(max_length=16),
             min_length=2,
             max_length=conditional.MAX_LINE_MOVES,
         ),
@@ -256,6 +256,7 @@ class GameConditionalView(APIView):
     docs/correspondence.md)."""
 
     permission_classes = [permissions.IsAuthenticated]
+    schema_errors = {"PUT": ("422",)}  # a line the rules refuse
 
     @extend_schema(responses={200: OpenApiTypes.OBJECT})
     def get(self, request, game_id: int):

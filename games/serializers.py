@@ -54,22 +54,15 @@ class ChallengeCreateSerializer(GameOptionsSerializer):
     #: A preset or base_seconds (null: no clock); a game without a clock is not rated. The
     #: service enforces both (games.options), with their own error codes.
     request_schema_rules = {
-        "allOf": [
+        "anyOf": [
+            {"required": ["preset"], "properties": {"base_seconds": {"type": "integer"}}},
+            {"required": ["base_seconds"], "properties": {"base_seconds": {"type": "integer"}}},
             {
-                "anyOf": [
-                    {"required": ["preset"], "properties": {"base_seconds": {"type": "integer"}}},
-                    {
-                        "required": ["base_seconds"],
-                        "properties": {"base_seconds": {"type": "integer"}},
-                    },
-                    {
-                        "required": ["base_seconds", "rated"],
-                        "properties": {"rated": {"type": "boolean", "not": {"enum": [True]}}},
-                    },
-                ]
+                "required": ["base_seconds", "rated"],
+                "properties": {"rated": {"type": "boolean", "not": {"enum": [True]}}},
             },
-            *NO_INCREMENT_WITH_DAYS,
-        ]
+        ],
+        "allOf": NO_INCREMENT_WITH_DAYS,
     }
 
 

@@ -99,19 +99,15 @@ class TournamentSerializer(StrictModelSerializer):
     #: A game without a clock is not rated: no clock (base_seconds null) needs rated false, or
     #: over-the-board play (the service checks it, and the registration window's order).
     request_schema_rules = {
-        "allOf": [
+        "anyOf": [
+            {"properties": {"base_seconds": {"type": "integer"}}},
             {
-                "anyOf": [
-                    {"properties": {"base_seconds": {"type": "integer"}}},
-                    {
-                        "required": ["rated"],
-                        "properties": {"rated": {"type": "boolean", "not": {"enum": [True]}}},
-                    },
-                    {"required": ["play_mode"], "properties": {"play_mode": {"pattern": "^otb$"}}},
-                ]
+                "required": ["rated"],
+                "properties": {"rated": {"type": "boolean", "not": {"enum": [True]}}},
             },
-            *NO_INCREMENT_WITH_DAYS,
-        ]
+            {"required": ["play_mode"], "properties": {"play_mode": {"pattern": "^otb$"}}},
+        ],
+        "allOf": NO_INCREMENT_WITH_DAYS,  # a correspondence clock has no increment
     }
 
     class Meta:

@@ -176,6 +176,7 @@ def test_conditional_moves_are_saved_on_the_analysis_board_and_answer_the_oppone
     expect(page.locator("#analyse")).to_have_count(0)  # no engine on a game in play
     expect(page.locator("#conditional-empty")).to_be_visible()
     expect(page.locator("#conditional-save")).to_be_disabled()
+    expect(page.locator("#conditional-clear")).to_be_hidden()  # nothing to delete yet
     page.locator(f'#legal-moves button[data-move="{theirs}"]').click()
     expect(page.locator("#board")).to_have_attribute("data-ply", "2")
     expect(page.locator("#conditional-save")).to_be_disabled()  # their move alone: no answer
@@ -235,5 +236,6 @@ def test_conditional_moves_are_saved_on_the_analysis_board_and_answer_the_oppone
     phone.screenshot(path=str(screenshot_dir() / "sumito-conditional-phone-fr.png"))
     phone.locator(".conditional-remove").click()
     expect(phone.locator("#conditional-empty")).to_be_visible()
+    expect(phone.locator("#conditional-clear")).to_be_hidden()
     assert not outside_the_event_loop(ConditionalMoves.objects.filter(game=game).exists)
     assert open_page.problems == []

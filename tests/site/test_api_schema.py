@@ -81,6 +81,13 @@ def test_a_body_shaped_rule_of_the_services_is_in_the_schema(schema):
         ("base_seconds",),
         ("base_seconds", "rated"),
     }
+    # a correspondence clock: whole days a move (the schema names them), and no increment
+    base = challenge["properties"]["base_seconds"]["oneOf"]
+    assert base[0]["maximum"] == 6 * 3600 and 3 * 86_400 in base[1]["enum"]
+    assert {"properties": {"increment_seconds": {"maximum": 0}}} in challenge["allOf"][0]["anyOf"]
+    events = raw["TournamentCreateRequest"]
+    assert events["allOf"] == challenge["allOf"]
+    assert events["properties"]["base_seconds"]["oneOf"] == base
     create = schema.raw_schema["paths"]["/api/v1/challenges/"]["post"]
     assert create["requestBody"]["required"] is True  # an empty body has no clock either
     move = raw["MoveRequest"]["properties"]["move"]

@@ -15,6 +15,7 @@ from pathlib import Path
 import environ
 from django.core.exceptions import ImproperlyConfigured
 
+from abalone_site.kept_keys import embedded_secret_key, embedded_vapid_key
 from core.redis_names import channel_prefix
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -42,23 +43,11 @@ PRODUCTION_SHAPE = bool(env.str("DATABASE_URL", default="") or env.str("REDIS_UR
 DEBUG = env.bool("DEBUG", default=False)
 
 
-def _embedded_secret_key() -> str:
-    """The embedded default's own key: made once, kept in ``var/secret_key`` (owner-only)."""
-    from django.core.management.utils import get_random_secret_key
-
-    VAR_DIR.mkdir(exist_ok=True)
-    path = VAR_DIR / "secret_key"
-    if not path.exists():
-        path.touch(mode=0o600)
-        path.write_text(get_random_secret_key())
-    return path.read_text().strip()
-
-
 SECRET_KEY = env.str("SECRET_KEY", default="")
 if not SECRET_KEY and DEBUG:
     SECRET_KEY = INSECURE_DEFAULT_SECRET_KEY
 elif not SECRET_KEY and not PRODUCTION_SHAPE:
-    SECRET_KEY = _embedded_secret_key()
+    SECRET_KEY = embedded_secret_key(VAR_DIR)
 elif not SECRET_KEY:
     raise ImproperlyConfigured(
         "SECRET_KEY is not set. The production shape (DATABASE_URL or REDIS_URL set) needs a "
@@ -233,6 +222,9 @@ PAIRING_JOB_PATIENCE_SECONDS = env.int("PAIRING_JOB_PATIENCE_SECONDS", default=1
 # Notification e-mails due are sent this often (a send the mail server refused is tried again
 # at the next).
 EMAIL_SWEEP_SECONDS = env.int("EMAIL_SWEEP_SECONDS", default=15)
+# The sweep that sends the Web Pushes a process left unsent (its message lost, it died) looks
+# this often.
+PUSH_SWEEP_SECONDS = env.int("PUSH_SWEEP_SECONDS", default=10)
 
 # --- Celery ----------------------------------------------------------------------------------
 # The Celery application core.jobs sends tasks through (named, so the core imports no wiring).
@@ -282,6 +274,10 @@ CELERY_BEAT_SCHEDULE = {
     "recompute-requested-ratings": {
         "task": "ratings.tasks.recompute_requested",
         "schedule": float(CATCH_UP_SECONDS),
+    },
+    "push-notifications": {
+        "task": "notifications.tasks.send_due_pushes",
+        "schedule": float(PUSH_SWEEP_SECONDS),
     },
     "email-notifications": {
         "task": "notifications.tasks.send_due_emails",
@@ -400,6 +396,23 @@ SITE_URL = env.str("SITE_URL", default="http://localhost:8000")
 # A notification wanted by e-mail is sent when still unread this long after it was made (one
 # read on the site meanwhile is not e-mailed); the sweep looks every EMAIL_SWEEP_SECONDS.
 NOTIFICATION_EMAIL_DELAY_SECONDS = env.int("NOTIFICATION_EMAIL_DELAY_SECONDS", default=60)
+# --- Web Push (docs/notifications.md, "Push to a closed tab") ----------------------------------
+# The VAPID private key that signs the site's pushes (RFC 8292; `manage.py vapid_keys`): from
+# the environment in the production shape, as the secret key (every process signs with it;
+# without it push is off); the embedded default makes its own once, kept in var/.
+VAPID_PRIVATE_KEY = env.str("VAPID_PRIVATE_KEY", default="")
+if not VAPID_PRIVATE_KEY and not PRODUCTION_SHAPE:
+    VAPID_PRIVATE_KEY = embedded_vapid_key(VAR_DIR)
+# The contact a push service may write to about the site's pushes (RFC 8292's "sub" claim).
+VAPID_SUBJECT = env.str("VAPID_SUBJECT", default="mailto:admin@sumito.localhost")
+# How long a push service keeps a push for an offline device (RFC 8030 TTL); one send's timeout.
+PUSH_TTL_SECONDS = env.int("PUSH_TTL_SECONDS", default=24 * 3600)
+PUSH_TIMEOUT_SECONDS = env.float("PUSH_TIMEOUT_SECONDS", default=10.0)
+# A push being sent is left to its sender this long before the sweep sends it again.
+PUSH_CLAIM_SECONDS = env.int("PUSH_CLAIM_SECONDS", default=60)
+# Push services are reached over https; plain http only for a test's push service.
+PUSH_ALLOW_HTTP = env.bool("PUSH_ALLOW_HTTP", default=DEBUG)
+
 # How long before a tournament's scheduled start its players are reminded.
 TOURNAMENT_REMINDER_MINUTES = env.int("TOURNAMENT_REMINDER_MINUTES", default=30)
 # A team event's captains whose line-up is not in are reminded this long before a scheduled

@@ -19,6 +19,9 @@ handler500 = "abalone_site.views.server_error"
 urlpatterns = [
     path("healthz", views.health, name="health"),
     path("favicon.ico", views.favicon, name="favicon"),
+    path("manifest.webmanifest", views.web_manifest, name="web-manifest"),
+    path("sw.js", views.service_worker, name="service-worker"),
+    path("offline/", views.offline, name="offline"),
     path("admin/", admin.site.urls),
     # The translations the scripts use, served as a script file (docs/languages.md). Every
     # page loads it: kept an hour by the browser, per language (LocaleMiddleware's Vary).

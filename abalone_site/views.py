@@ -1,9 +1,11 @@
+import hashlib
 from pathlib import Path
 
 from django.contrib.staticfiles import finders
 from django.http import Http404, HttpResponse, HttpResponseServerError, JsonResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
+from django.templatetags.static import static
 from django.utils.translation import gettext as _
 
 from core.api_errors import json_not_found, json_server_error
@@ -68,3 +70,53 @@ def server_error(request):
     if request.path.startswith("/api/"):
         return json_server_error(request)
     return HttpResponseServerError(render_to_string("500.html"))
+
+
+# --- the installable app (docs/notifications.md, "The installable app") -----------------------------
+
+
+def web_manifest(request):
+    """``/manifest.webmanifest``: the site as an app a phone or a laptop installs (W3C Web
+    Application Manifest): its name, its icons (served by the site), opened at the home page."""
+    manifest = {
+        "name": "Sumito",
+        "short_name": "Sumito",
+        "description": _("Abalone clubs, tournaments and rated games"),
+        "lang": request.LANGUAGE_CODE,
+        "start_url": "/",
+        "scope": "/",
+        "display": "standalone",
+        "background_color": "#f6f1e7",
+        "theme_color": "#2b2118",
+        "icons": [
+            {"src": static("img/icon-192.png"), "sizes": "192x192", "type": "image/png"},
+            {"src": static("img/icon-512.png"), "sizes": "512x512", "type": "image/png"},
+            {
+                "src": static("img/icon-512-maskable.png"),
+                "sizes": "512x512",
+                "type": "image/png",
+                "purpose": "maskable",
+            },
+            {"src": static("img/favicon.svg"), "sizes": "any", "type": "image/svg+xml"},
+        ],
+    }
+    response = JsonResponse(manifest, content_type="application/manifest+json")
+    response["Cache-Control"] = "public, max-age=3600"
+    return response
+
+
+def service_worker(request):
+    """``/sw.js``: the service worker, at the root so that it controls every page: the offline
+    page when the network is gone, and the pushes of Web Push shown as notifications."""
+    kept = "".join(static(name) for name in ("css/site.css", "img/favicon.svg", "img/icon-192.png"))
+    version = hashlib.sha256(f"{kept}{request.LANGUAGE_CODE}".encode()).hexdigest()[:12]
+    response = render(
+        request, "pwa/sw.js", {"version": version}, content_type="text/javascript; charset=utf-8"
+    )
+    response["Cache-Control"] = "no-cache"
+    return response
+
+
+def offline(request):
+    """``/offline/``: what a page shows when the network is gone (the service worker keeps it)."""
+    return render(request, "pwa/offline.html")

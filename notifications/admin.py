@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from notifications.models import EmailChoice, Notification
+from notifications.models import EmailChoice, Notification, PushDelivery, PushSubscription
 
 
 @admin.register(Notification)
@@ -15,3 +15,16 @@ class NotificationAdmin(admin.ModelAdmin):
 class EmailChoiceAdmin(admin.ModelAdmin):
     list_display = ("user", "enabled", "kinds")
     raw_id_fields = ("user",)
+
+
+@admin.register(PushSubscription)
+class PushSubscriptionAdmin(admin.ModelAdmin):
+    list_display = ("user", "device", "created_at", "last_push_at")
+    search_fields = ("user__username", "device")
+    raw_id_fields = ("user",)
+
+
+@admin.register(PushDelivery)
+class PushDeliveryAdmin(admin.ModelAdmin):
+    list_display = ("notification", "subscription", "created_at", "sent_at", "attempts", "error")
+    raw_id_fields = ("notification", "subscription")

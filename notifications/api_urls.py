@@ -11,4 +11,14 @@ urlpatterns = [
         api.NotificationReadView.as_view(),
         name="api-notifications-read",
     ),
+    path(
+        "me/push-subscriptions/",
+        api.PushSubscriptionListView.as_view(),
+        name="api-push-subscriptions",
+    ),
+    path(
+        "me/push-subscriptions/<int:subscription_id>/",
+        api.PushSubscriptionDetailView.as_view(),
+        name="api-push-subscription",
+    ),
 ]

@@ -92,3 +92,67 @@ class EmailChoice(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id}: {'on' if self.enabled else 'off'} {self.kinds}"
+
+
+#: The kinds a device gets by push unless its player chooses otherwise (issue 29: your move in
+#: correspondence, your game is ready, a round is paired, a challenge arrives).
+DEFAULT_PUSH_KINDS = [
+    Kind.YOUR_MOVE,
+    Kind.MOVE_REMINDER,
+    Kind.GAME_STARTED,
+    Kind.ROUND_PAIRED,
+    Kind.CHALLENGE_RECEIVED,
+]
+
+
+class PushSubscription(models.Model):
+    """One device's Web Push subscription (RFC 8030: the push service's ``endpoint``; RFC 8291:
+    the device's ``p256dh`` key and ``auth`` secret, base64url), and the kinds it wants.
+    Removed when the push service answers that it has expired (404 or 410)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="push_subscriptions"
+    )
+    endpoint = models.URLField(max_length=1000, unique=True)
+    p256dh = models.CharField(max_length=120)
+    auth = models.CharField(max_length=40)
+    kinds = models.JSONField(default=list)
+    device = models.CharField(max_length=80, blank=True, help_text="as the player named it")
+    created_at = models.DateTimeField()
+    last_push_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"{self.user_id}: {self.device or self.endpoint[:40]}"
+
+
+class PushDelivery(models.Model):
+    """A notification to push to one device: made with the notification, in its transaction,
+    once (the pair is unique); claimed (``claimed_at``) before it is sent, ``sent_at`` once the
+    push service took it."""
+
+    notification = models.ForeignKey(
+        Notification, on_delete=models.CASCADE, related_name="push_deliveries"
+    )
+    subscription = models.ForeignKey(
+        PushSubscription, on_delete=models.CASCADE, related_name="deliveries"
+    )
+    created_at = models.DateTimeField()
+    claimed_at = models.DateTimeField(null=True, blank=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    error = models.CharField(max_length=200, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["notification", "subscription"], name="one_push_per_device"
+            )
+        ]
+        indexes = [
+            models.Index(
+                fields=["created_at"], name="push_due", condition=models.Q(sent_at__isnull=True)
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"notification {self.notification_id} to {self.subscription_id}"

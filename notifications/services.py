@@ -12,19 +12,31 @@ from __future__ import annotations
 
 import logging
 from datetime import datetime, timedelta
+from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
+from django.db.models import F, Q
 from django.utils import translation
 from django.utils.translation import gettext
 
 from accounts.models import User
-from core.errors import InvalidInput, NotFound
+from core.errors import Conflict, InvalidInput, NotFound, Unprocessable
+from core.jobs import enqueue
 from core.languages import recipient_language
 from core.live import after_commit, send_group, user_group
+from core.push_keys import valid_device_keys
 from core.renderers import encode_json
-from notifications.models import DEFAULT_EMAIL_KINDS, EmailChoice, Kind, Notification
+from notifications import push
+from notifications.models import (
+    DEFAULT_EMAIL_KINDS,
+    EmailChoice,
+    Kind,
+    Notification,
+    PushDelivery,
+    PushSubscription,
+)
 from notifications.selectors import notification_document, unread_count
 from notifications.texts import notification_text
 
@@ -32,6 +44,9 @@ logger = logging.getLogger(__name__)
 
 #: The most ids one "mark read" request may name.
 MARK_READ_MAX_IDS = 500
+#: A push the push service could not take is tried this many times, then given up.
+PUSH_MAX_ATTEMPTS = 5
+PUSH_TASK = "notifications.tasks.send_pushes"
 
 
 def notification_create(
@@ -58,7 +73,185 @@ def notification_create(
     except IntegrityError:  # the same event, delivered twice at once
         return Notification.objects.get(user=user, key=key)
     after_commit(lambda: push_notification(notification.pk), f"notification {notification.pk}")
+    _push_deliveries_create(notification, now)
     return notification
+
+
+# --- Web Push to the player's devices ----------------------------------------------------------------
+
+
+def _push_deliveries_create(notification: Notification, now: datetime) -> None:
+    """A push of ``notification`` for each of its player's devices that wants its kind, made in
+    the event's transaction (so a push is never lost to a process that dies after the commit:
+    the sweep finds it) and sent after the commit by a task."""
+    if not push.enabled():
+        return
+    devices = PushSubscription.objects.filter(user_id=notification.user_id).values_list(
+        "pk", "kinds"
+    )
+    rows = [
+        PushDelivery(notification=notification, subscription_id=pk, created_at=now)
+        for pk, kinds in devices
+        if notification.kind in kinds
+    ]
+    if rows:
+        PushDelivery.objects.bulk_create(rows, ignore_conflicts=True)
+        enqueue(PUSH_TASK, notification.pk)
+
+
+def push_send(notification_id: int, *, now: datetime) -> int:
+    """Send the pushes of one notification still to send (the task after its commit); how many
+    the push services took."""
+    ids = PushDelivery.objects.filter(
+        notification_id=notification_id, sent_at__isnull=True
+    ).values_list("pk", flat=True)
+    return sum(_push_one(pk, now) for pk in list(ids))
+
+
+def push_send_due(*, now: datetime) -> int:
+    """The sweep (every ``PUSH_SWEEP_SECONDS``): send the pushes that no task sent (its message
+    lost, its process dead, the push service away), and give up those older than their TTL;
+    how many the push services took. Each is claimed before it is sent, so two senders never
+    send it at once; a push sent again after its sender died is one the push service replaces
+    (its Topic) and the device shows once (its tag)."""
+    stale = now - timedelta(seconds=settings.PUSH_TTL_SECONDS)
+    PushDelivery.objects.filter(sent_at__isnull=True, created_at__lt=stale).update(
+        sent_at=now, error="expired: not sent within its TTL"
+    )
+    ids = list(
+        PushDelivery.objects.filter(sent_at__isnull=True)
+        .order_by("created_at")
+        .values_list("pk", flat=True)[:200]
+    )
+    return sum(_push_one(pk, now) for pk in ids)
+
+
+def _push_one(delivery_id: int, now: datetime) -> bool:
+    patience = now - timedelta(seconds=settings.PUSH_CLAIM_SECONDS)
+    claimed = (
+        PushDelivery.objects.filter(pk=delivery_id, sent_at__isnull=True)
+        .filter(Q(claimed_at__isnull=True) | Q(claimed_at__lt=patience))
+        .update(claimed_at=now, attempts=F("attempts") + 1)
+    )
+    if not claimed:
+        return False
+    delivery = PushDelivery.objects.select_related("notification__user", "subscription").get(
+        pk=delivery_id
+    )
+    notification = delivery.notification
+    with translation.override(recipient_language(notification.user)):
+        payload = {
+            "id": notification.pk,
+            "kind": notification.kind,
+            "title": str(Kind(notification.kind).label),
+            "body": notification_text(notification.kind, notification.data),
+            "url": settings.SITE_URL.rstrip("/") + (notification.url or "/notifications/"),
+            "tag": f"sumito-{notification.pk}",
+        }
+    outcome = push.send(delivery.subscription, payload, topic=f"n{notification.pk}")
+    if outcome.gone:  # the device unsubscribed or the push service expired it: never again
+        PushSubscription.objects.filter(pk=delivery.subscription_id).delete()
+        return False
+    if outcome.sent:
+        PushDelivery.objects.filter(pk=delivery_id).update(sent_at=now, error="")
+        PushSubscription.objects.filter(pk=delivery.subscription_id).update(last_push_at=now)
+        return True
+    given_up = not outcome.retry or delivery.attempts >= PUSH_MAX_ATTEMPTS
+    logger.warning(
+        "push %s not sent (%s)%s", delivery_id, outcome.detail, "" if not given_up else "; given up"
+    )
+    PushDelivery.objects.filter(pk=delivery_id).update(
+        claimed_at=None, error=outcome.detail[:200], sent_at=now if given_up else None
+    )
+    return False
+
+
+def push_subscription_save(
+    *,
+    user: User,
+    endpoint: str,
+    p256dh: str,
+    auth: str,
+    kinds: list[str],
+    device: str,
+    now: datetime,
+) -> tuple[PushSubscription, bool]:
+    """Keep this device's subscription for ``user`` (a device subscribed before, under another
+    account or this one, is taken over: a browser has one subscription per site) with the
+    kinds it wants; ``(subscription, created)``. Refused, changing nothing: push is off on this
+    site (409), an endpoint that is not a push service's https address, keys that are not a
+    device's (RFC 8291) (422), an unknown kind (400)."""
+    if not push.enabled():
+        raise Conflict(
+            gettext("Push notifications are not set up on this site (no VAPID key)."),
+            code="push_off",
+        )
+    scheme = urlsplit(endpoint).scheme
+    if scheme != "https" and not (scheme == "http" and settings.PUSH_ALLOW_HTTP):
+        raise Unprocessable(
+            gettext("The subscription's endpoint must be a push service's https address."),
+            code="invalid_subscription",
+        )
+    if not valid_device_keys(p256dh, auth):
+        raise Unprocessable(
+            gettext(
+                "The subscription's keys are not a device's: p256dh is its P-256 public key "
+                "(65 bytes) and auth a 16-byte secret, both in base64url."
+            ),
+            code="invalid_subscription",
+        )
+    kinds = _push_kinds_checked(kinds)
+    values = {"user": user, "p256dh": p256dh, "auth": auth, "kinds": kinds}
+    values["device"] = device.strip()[:80]
+    create = values | {"created_at": now}
+    try:
+        with transaction.atomic():
+            return PushSubscription.objects.update_or_create(
+                endpoint=endpoint, defaults=values, create_defaults=create
+            )
+    except IntegrityError:  # the same device subscribed twice at once: the other one made it
+        return PushSubscription.objects.update_or_create(
+            endpoint=endpoint, defaults=values, create_defaults=create
+        )
+
+
+def push_subscription_update(
+    *, user: User, subscription_id: int, kinds: list[str] | None, device: str | None
+) -> PushSubscription:
+    """Change which kinds a device of ``user`` gets, or its name."""
+    subscription = _own_subscription(user, subscription_id)
+    if kinds is not None:
+        subscription.kinds = _push_kinds_checked(kinds)
+    if device is not None:
+        subscription.device = device.strip()[:80]
+    subscription.save(update_fields=["kinds", "device"])
+    return subscription
+
+
+def push_subscription_delete(*, user: User, subscription_id: int) -> None:
+    """Forget a device of ``user`` (the page unsubscribes it in the browser too)."""
+    _own_subscription(user, subscription_id).delete()
+
+
+def _own_subscription(user: User, subscription_id: int) -> PushSubscription:
+    subscription = PushSubscription.objects.filter(pk=subscription_id, user=user).first()
+    if subscription is None:
+        raise NotFound(
+            gettext("You have no device %(id)s subscribed to push notifications.")
+            % {"id": subscription_id},
+            code="unknown_device",
+        )
+    return subscription
+
+
+def _push_kinds_checked(kinds: list[str]) -> list[str]:
+    unknown = [kind for kind in kinds if kind not in Kind.values]
+    if unknown:
+        raise InvalidInput(
+            gettext("Unknown notification kinds: %(unknown)s.") % {"unknown": ", ".join(unknown)},
+            code="invalid_kinds",
+        )
+    return [kind for kind in Kind.values if kind in kinds]
 
 
 def _email_wanted(user: User, kind: str) -> bool:

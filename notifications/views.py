@@ -9,7 +9,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from notifications.forms import EmailChoiceForm
-from notifications.selectors import notification_document, notifications_of, unread_count
+from notifications.selectors import (
+    notification_document,
+    notifications_of,
+    push_settings_document,
+    unread_count,
+)
 from notifications.services import email_choice, email_choice_update, notifications_mark_read
 
 
@@ -53,5 +58,9 @@ def notification_settings(request):
     return render(
         request,
         "notifications/settings.html",
-        {"form": form, "has_email": bool(request.user.email)},
+        {
+            "form": form,
+            "has_email": bool(request.user.email),
+            "push": push_settings_document(request.user.pk),
+        },
     )

@@ -8,6 +8,10 @@ start, which inherit ``DJANGO_SETTINGS_MODULE``) uses this throwaway one instead
 import os
 
 os.environ.setdefault("SECRET_KEY", "sumito-test-suite-only-" + "not-secret-" * 4)
+# Web Push: a throwaway VAPID key (its public key is what the test push service checks the
+# signatures with), and the test push service's plain-http address allowed.
+os.environ.setdefault("VAPID_PRIVATE_KEY", "p4dDTW1UoCSyWr3h0dq9kqGVVKMBgfD-EkFnC8m2ZnU")
+os.environ.setdefault("PUSH_ALLOW_HTTP", "true")
 
 
 def _own_redis_database(url: str, worker: str) -> str:

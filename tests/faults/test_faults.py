@@ -429,13 +429,16 @@ def test_every_task_delivered_three_times_does_its_work_once(
     from datetime import timedelta
 
     from analysis.models import Analysis
+    from core.push_keys import public_key
     from games import services as game_services
     from games.models import Challenge, Vacation
     from games.options import GameOptions
     from notifications.models import Notification
+    from notifications.services import notification_create, push_subscription_save
     from pools.models import PoolSeek
     from ratings.models import RatingChange, RecomputeRequest
     from ratings.recompute import ratings_recompute
+    from tests.push_service import PushService
     from tournaments import services as tournament_services
     from tournaments.models import Board, Round
 
@@ -509,6 +512,32 @@ def test_every_task_delivered_three_times_does_its_work_once(
     )
     game_services.vacation_start(user=away, now=timezone.now() - timedelta(days=1))
     Vacation.objects.filter(user=away).update(ends_at=timezone.now() - timedelta(minutes=1))
+    # Web Push: the correspondence player's device wants "your move", another player's device
+    # a challenge already notified; each is pushed once however often the tasks run.
+    push_service = PushService(public_key(settings.VAPID_PRIVATE_KEY))
+    told_device, challenged_device = push_service.device(), push_service.device()
+    challenged = new_player(make_player, "pc")
+    for user, device, kind in (
+        (told, told_device, "your_move"),
+        (challenged, challenged_device, "challenge_received"),
+    ):
+        keys = device.subscription()["keys"]
+        push_subscription_save(
+            user=user,
+            endpoint=device.endpoint,
+            p256dh=keys["p256dh"],
+            auth=keys["auth"],
+            kinds=[kind],
+            device="phone",
+            now=timezone.now(),
+        )
+    challenge_note = notification_create(
+        user=challenged,
+        kind="challenge_received",
+        key="push-twice",
+        data={"from": "ch", "clock": "5+0", "rated": True},
+        now=timezone.now(),
+    )
 
     deliveries = [
         ("games.tasks.sweep_flags", ()),
@@ -529,6 +558,8 @@ def test_every_task_delivered_three_times_does_its_work_once(
         ("pools.tasks.pair", ()),
         ("tournaments.tasks.remind_players", ()),
         ("games.tasks.correspondence_notify", ()),
+        ("notifications.tasks.send_pushes", (challenge_note.pk,)),
+        ("notifications.tasks.send_due_pushes", ()),
     ]
     # every task the site has (not Celery's own, nor those other tests register): a new one
     # must be added here
@@ -554,6 +585,8 @@ def test_every_task_delivered_three_times_does_its_work_once(
             and Game.objects.get(pk=against["id"]).ply == 1
             and Notification.objects.filter(user=told, kind="your_move").exists()
             and Vacation.objects.get(user=away).resumed
+            and push_service.pushes_to(told_device)
+            and push_service.pushes_to(challenged_device)
         )
 
     assert wait_for(all_done, 30), stack.tails()
@@ -585,6 +618,11 @@ def test_every_task_delivered_three_times_does_its_work_once(
     assert Game.objects.get(pk=stopped.pk).flag_deadline == resumed_deadline
     assert timedelta(hours=47) < resumed_deadline - timezone.now() <= timedelta(days=2)
     assert ratings_recompute().changes_that_differed == 0
+    your_move = Notification.objects.get(user=told, kind="your_move")
+    assert [push["id"] for push in push_service.pushes_to(told_device)] == [your_move.pk]
+    assert [push["id"] for push in push_service.pushes_to(challenged_device)] == [challenge_note.pk]
+    assert push_service.refused == []
+    push_service.close()
     worker_log = stack.services["worker"].log.read_text()
     assert "Traceback" not in worker_log, worker_log[-3000:]
     report(tasks=len(deliveries), deliveries_each=3)  # every task name the site has

@@ -29,6 +29,7 @@ from games.services import challenge_create
 from notifications.models import DEFAULT_PUSH_KINDS, PushDelivery, PushSubscription
 from notifications.services import push_send_due
 from tests.browser.asgi_server import asgi_live_server  # noqa: F401 (a fixture)
+from tests.browser.conftest import TIMEOUT_MS
 from tests.browser.pages import in_the_window, outside_the_event_loop, page_opener
 from tests.browser.site_pages import screenshot_dir
 from tests.conftest import PASSWORD
@@ -144,23 +145,27 @@ def test_a_push_reaches_a_closed_tab_s_device_once_and_is_shown_by_the_service_w
         "ServiceWorker.workerRegistrationUpdated",
         lambda event: registrations.extend(event["registrations"]),
     )
-    session.send("ServiceWorker.enable")
-    cdp_page.wait_for_timeout(300)
-    assert registrations, "no service worker registration"
+    session.send("ServiceWorker.enable")  # it then reports the registrations, as events
+    waited = 0
+    while not any(not r["isDeleted"] for r in registrations) and waited < TIMEOUT_MS:
+        cdp_page.wait_for_timeout(100)  # events are dispatched while Playwright waits
+        waited += 100
+    live = [r for r in registrations if not r["isDeleted"]]
+    assert live, f"no service worker registration: {registrations}"
     origin = cdp_page.url.split("/offline/")[0]
     for _ in range(2):
         session.send(
             "ServiceWorker.deliverPushMessage",
             {
                 "origin": origin,
-                "registrationId": registrations[-1]["registrationId"],
+                "registrationId": live[-1]["registrationId"],
                 "data": json.dumps(pushed),
             },
         )
     shown = cdp_page.evaluate(
         """async () => {
           const registration = await navigator.serviceWorker.ready;
-          for (let tries = 0; tries < 50; tries++) {
+          for (let tries = 0; tries < 150; tries++) {
             const found = await registration.getNotifications();
             if (found.length) return found.map((n) => ({ title: n.title, body: n.body, tag: n.tag, url: n.data.url }));
             await new Promise((done) => setTimeout(done, 100));

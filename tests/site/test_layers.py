@@ -36,6 +36,7 @@ FLOOR_OF = {package: floor for floor, packages in enumerate(FLOORS) for package 
 PURE = [
     "games/engine",
     "games/clock.py",
+    "games/conditional.py",
     "tournaments/pairing",
     "tournaments/tiebreaks",
     "ratings/elo.py",

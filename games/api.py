@@ -237,7 +237,9 @@ class GamePremoveView(APIView):
 
 class ConditionalMovesInput(StrictSerializer):
     ply = serializers.IntegerField(
-        min_value=0, help_text="the game's ply you saw (409 stale_ply when it moved on)"
+        min_value=0,
+        max_value=2**31 - 1,
+        help_text="the game's ply you saw (409 stale_ply when it moved on)",
     )
     lines = serializers.ListField(
         child=serializers.ListField(

@@ -84,7 +84,9 @@ class PushSubscriptionInput(StrictSerializer):
     """A device's subscription as the browser's ``PushSubscription.toJSON()`` gives it, with the
     kinds it wants and a name for it."""
 
-    endpoint = serializers.URLField(max_length=1000)
+    endpoint = TextField(
+        max_length=1000, help_text="the push service's https address for this device (422 if not)"
+    )
     keys = inline_serializer(
         "PushKeys",
         {

@@ -186,8 +186,7 @@ def push_subscription_save(
             gettext("Push notifications are not set up on this site (no VAPID key)."),
             code="push_off",
         )
-    scheme = urlsplit(endpoint).scheme
-    if scheme != "https" and not (scheme == "http" and settings.PUSH_ALLOW_HTTP):
+    if not _push_service_address(endpoint):
         raise Unprocessable(
             gettext("The subscription's endpoint must be a push service's https address."),
             code="invalid_subscription",
@@ -213,6 +212,19 @@ def push_subscription_save(
         return PushSubscription.objects.update_or_create(
             endpoint=endpoint, defaults=values, create_defaults=create
         )
+
+
+def _push_service_address(endpoint: str) -> bool:
+    """Whether ``endpoint`` is a push service's address: https (http only where allowed, for a
+    test's push service), with a host."""
+    try:
+        address = urlsplit(endpoint)
+        host = address.hostname
+    except ValueError:  # a malformed address (an unclosed IPv6 bracket, ...)
+        return False
+    allowed = ("https", "http") if settings.PUSH_ALLOW_HTTP else ("https",)
+    plain = len(endpoint) <= 1000 and not any(char.isspace() for char in endpoint)
+    return address.scheme in allowed and bool(host) and plain
 
 
 def push_subscription_update(

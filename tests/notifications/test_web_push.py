@@ -194,6 +194,9 @@ def test_the_api_subscribes_a_device_and_refuses_what_is_not_one(
     good = laptop.subscription()
     for body, status, code in (
         (good | {"endpoint": "ftp://push.example/x"}, 422, "invalid_subscription"),
+        (good | {"endpoint": "https://[::1/push"}, 422, "invalid_subscription"),
+        (good | {"endpoint": "https:///push"}, 422, "invalid_subscription"),
+        (good | {"endpoint": "https://push.example/a b"}, 422, "invalid_subscription"),
         (
             good | {"keys": {"p256dh": "AAAA", "auth": good["keys"]["auth"]}},
             422,
